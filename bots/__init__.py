@@ -1,0 +1,1 @@
+"""The built-in bots: ``random``, ``first`` and ``heuristic``."""

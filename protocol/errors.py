@@ -1,0 +1,92 @@
+"""The one error tree of the project.
+
+It lives in the lowest layer (``protocol``) so that every layer above can raise and catch the same types;
+``referee.errors`` re-exports it. Low-level errors (OSError, msgpack, JSON) are translated into these at the
+boundary where they happen, with ``raise ... from exc``::
+
+    RefereeError                 base of every error raised on purpose
+    ├── ParseError               a card, action, message or record field that cannot be read
+    ├── ConfigError              a bad game, option, seat count, bot spec or command-line value
+    ├── RulesError               a rules violation
+    │   └── IllegalActionError   an action that is not in the legal list
+    ├── RecordError              a record that cannot be read or does not replay
+    ├── PluginError              a plugin that fails to load or registers something twice
+    └── BotError                 a bot misbehaved (carries the fault kind of RULES.md C-7)
+        ├── BotTimeout           no answer in time                    (timeout)
+        ├── BotCrashed           the bot raised or its process died    (crash)
+        ├── BotStalled           the bot stopped answering for good    (stall)
+        └── ProtocolViolation    malformed or oversized data           (malformed / oversized)
+
+Every error's message is one line that says what is wrong and, where possible, how to fix it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "RefereeError",
+    "ParseError",
+    "ConfigError",
+    "RulesError",
+    "IllegalActionError",
+    "RecordError",
+    "PluginError",
+    "BotError",
+    "BotTimeout",
+    "BotCrashed",
+    "BotStalled",
+    "ProtocolViolation",
+]
+
+
+class RefereeError(Exception):
+    """Base of every error the referee raises on purpose."""
+
+
+class ParseError(RefereeError, ValueError):
+    """Text or data that is not a valid card, action, message or record field."""
+
+
+class ConfigError(RefereeError, ValueError):
+    """A bad configuration: unknown game or option, bad value, wrong number of seats or bots."""
+
+
+class RulesError(RefereeError):
+    """A violation of the rules of a game."""
+
+
+class IllegalActionError(RulesError, ValueError):
+    """An action that is not among the legal actions of the current decision point."""
+
+
+class RecordError(RefereeError):
+    """A game record that cannot be read, or that does not replay to the same game."""
+
+
+class PluginError(RefereeError):
+    """A plugin that cannot be loaded, or that registers a name already taken."""
+
+
+class BotError(RefereeError):
+    """A bot misbehaved. ``kind`` is the fault kind of RULES.md C-7."""
+
+    kind = "crash"
+
+
+class BotTimeout(BotError):
+    kind = "timeout"
+
+
+class BotCrashed(BotError):
+    kind = "crash"
+
+
+class BotStalled(BotError):
+    kind = "stall"
+
+
+class ProtocolViolation(BotError):
+    """Malformed (``kind='malformed'``) or oversized (``kind='oversized'``) data from a bot."""
+
+    def __init__(self, message: str, *, kind: str = "malformed") -> None:
+        super().__init__(message)
+        self.kind = kind

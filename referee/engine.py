@@ -1,0 +1,231 @@
+"""The engine API: Game, State, Option, Result (RULES.md C-1 … C-11).
+
+A :class:`Game` holds the static facts (id, seat range, teams, options) and creates a :class:`State` from a
+seed. A State is the mutable position: exactly one seat acts at a time (C-6), it lists the legal actions in
+canonical order (C-7), applies one, and says what each seat may see (C-8). Chance is the SplitMix64 stream
+of the seed (C-5), so a state is a pure function of (game, options, seed, dealer, actions): a record replays.
+
+Games implement this API; the runner, the protocol, the bots, tournaments and the CLI only use it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
+
+from protocol.actions import Action
+
+from .errors import ConfigError, IllegalActionError
+
+__all__ = ["Game", "State", "Option", "Result", "places_from_order"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One game option with its default (C-1). Values are ``bool`` or ``int``."""
+
+    name: str
+    default: bool | int
+    help: str
+    min: int | None = None
+    max: int | None = None
+
+    def validate(self, value: object) -> bool | int:
+        """Check a value's type and range; raise :class:`ConfigError` with a fix on failure."""
+        if isinstance(self.default, bool):
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                return value.lower() in ("true", "1", "yes", "on")
+            raise ConfigError(f"option {self.name!r} takes true or false, got {value!r}")
+        if isinstance(value, str):
+            try:
+                value = int(value, 10)
+            except ValueError:
+                raise ConfigError(f"option {self.name!r} takes a whole number, got {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"option {self.name!r} takes a whole number, got {value!r}")
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise ConfigError(f"option {self.name!r} must be between {self.min} and {self.max}, got {value}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "default": self.default, "type": type(self.default).__name__,
+                "min": self.min, "max": self.max, "help": self.help}
+
+
+def places_from_order(order: Sequence[Sequence[int]], seats: int) -> tuple[int, ...]:
+    """C-10 competition ranking ("1224"): 1 plus the number of players in better groups."""
+    places = [0] * seats
+    better = 0
+    for group in order:
+        for seat in group:
+            places[seat] = better + 1
+        better += len(group)
+    return tuple(places)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the rules say at the end of a game (C-10, before any fault policy).
+
+    ``extra`` holds the game's own fields (``loser``, ``draw``, ``teams``, ``winner_team``, …).
+    """
+
+    finishing_order: tuple[tuple[int, ...], ...]
+    scores: tuple[Any, ...]
+    aborted: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        return places_from_order(self.finishing_order, len(self.scores))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "places": list(self.places),
+            "finishing_order": [list(g) for g in self.finishing_order],
+            "scores": list(self.scores),
+            "aborted": self.aborted,
+            **self.extra,
+        }
+
+
+class Game(ABC):
+    """Static facts about a game and the factory of its states."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    def teams(self, seats: int) -> tuple[tuple[int, ...], ...] | None:
+        """The teams for ``seats`` players, or None when every player plays alone (C-2)."""
+        return None
+
+    def configure(self, options: Mapping[str, object] | None = None) -> dict[str, bool | int]:
+        """Validate ``options`` and fill in the defaults (C-1); :class:`ConfigError` names a bad key."""
+        known = {o.name: o for o in self.options}
+        given = dict(options or {})
+        for key in given:
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise ConfigError(f"game {self.id!r} has no option {key!r} (its options: {names})")
+        return {name: (o.validate(given[name]) if name in given else o.default) for name, o in known.items()}
+
+    def check_seats(self, seats: int) -> None:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ConfigError(
+                f"game {self.id!r} is for {self.min_seats}-{self.max_seats} players, got {seats}"
+            )
+
+    def new_state(
+        self, seats: int, seed: int, options: Mapping[str, object] | None = None, *, dealer: int = 0
+    ) -> State:
+        """A fresh game: validated configuration, then the deal from ``seed``."""
+        self.check_seats(seats)
+        if not 0 <= seed < 2**64:
+            raise ConfigError(f"seed must be between 0 and 2^64-1, got {seed}")
+        if not 0 <= dealer < seats:
+            raise ConfigError(f"dealer must be a seat between 0 and {seats - 1}, got {dealer}")
+        return self._new_state(seats, seed, self.configure(options), dealer)
+
+    @abstractmethod
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> State: ...
+
+    def narrate(self, event: Mapping[str, Any]) -> str:
+        """One event (wire form) in plain words, for ``--verbose``."""
+        return " ".join(f"{k}={v}" for k, v in event.items())
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "teams": self.teams(self.max_seats) is not None,
+            "options": [o.describe() for o in self.options],
+        }
+
+
+class State(ABC):
+    """A position of a game. Exactly one seat acts at each decision point (C-6)."""
+
+    game: Game
+    seats: int
+    options: Mapping[str, bool | int]
+    seed: int
+    dealer: int
+
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.to_act is None
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act, in canonical order (C-7); empty when the game is over."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply an action already known to be legal."""
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action; :class:`IllegalActionError` (state unchanged) for anything else."""
+        legal = self.legal_actions()
+        if action not in legal:
+            seat = self.to_act
+            if seat is None:
+                raise IllegalActionError(f"{action} played after the game ended")
+            raise IllegalActionError(f"{action} is not legal for seat {seat} now (legal: {_brief(legal)})")
+        self._apply(action)
+
+    def parse_action(self, text: str) -> Action:
+        """The legal action whose text is ``text``; :class:`IllegalActionError` if there is none."""
+        for action in self.legal_actions():
+            if action.text == text:
+                return action
+        raise IllegalActionError(f"{text} is not legal for seat {self.to_act} now "
+                                 f"(legal: {_brief(self.legal_actions())})")
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The rules' result; only when the game is over."""
+
+    @property
+    @abstractmethod
+    def log_size(self) -> int:
+        """Number of entries in the event log; pass it as ``since`` to the next :meth:`observe`."""
+
+    @abstractmethod
+    def events(self, since: int = 0, seat: int | None = None) -> list[dict[str, Any]]:
+        """The log entries from ``since`` in wire form, as ``seat`` may see them (None: everything)."""
+
+    @abstractmethod
+    def observe(self, seat: int, since: int = 0) -> dict[str, Any]:
+        """What ``seat`` may see now (C-8): the public state, its own hand, and the events from ``since``."""
+
+    @abstractmethod
+    def resample_hidden(self, seat: int, rng: random.Random) -> State:
+        """A copy in which the cards ``seat`` cannot see are dealt anew among the places they may be.
+
+        Hidden cards keep their holders' counts; history entries private to other seats are relabelled
+        the same way. The observation of ``seat`` must not change: this is the leak check of the tests.
+        """
+
+    @abstractmethod
+    def card_locations(self) -> dict[str, int]:
+        """How many cards are in each place (hands, stock, table, discard…): for conservation checks."""
+
+
+def _brief(actions: Iterable[Action], limit: int = 8) -> str:
+    texts = [a.text for a in actions]
+    more = f", … {len(texts) - limit} more" if len(texts) > limit else ""
+    return ", ".join(texts[:limit]) + more

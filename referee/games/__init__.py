@@ -1,0 +1,1 @@
+"""The built-in games. They register through the same plugin hook as third-party games."""

@@ -1,0 +1,702 @@
+"""Cossacks-Robbers (``kazaki``) and podkidnoy ``durak``: RULES.md section 2 (KZ-1 … KZ-26).
+
+One engine serves both; they differ only in the deck and the option defaults (KZ-1).
+
+Representation, chosen for speed: a card is its canonical index in the deck (C-4); a hand, the table and the
+discard pile are bitmasks over those indices, so "cards of a table rank" or "cards that beat 7T" are one AND.
+Every action a game can produce is built once per deck and reused, so generating the legal actions copies
+nothing and allocates little. The event log keeps small tuples; they become wire-form dicts only when a
+seat observes.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Mapping
+
+from protocol.actions import Action
+from protocol.cards import KAZAKI_SUITS, STANDARD_SUITS, Deck
+
+from ..engine import Game, Option, Result, State
+from ..rng import SplitMix64
+
+__all__ = ["Kazaki", "Durak", "DurakState"]
+
+HAND = 6  # KZ-1 hand size
+MAX_ATTACK = 6  # KZ-9
+MAX_REDEALS = 3  # KZ-6
+
+# Phases (KZ-12 state table, plus the redeal offer of KZ-6 and the two steps after a take, KZ-17).
+REDEAL, ATTACK, DEFEND, OFFER, TAKE_THROW, WITHDRAW, OVER = range(7)
+PHASE_NAMES = ("redeal_offer", "attack", "defend", "offer", "after_take", "after_take", "over")
+
+KAZAKI_DECK = Deck(KAZAKI_SUITS, range(0, 10))
+DURAK_DECK = Deck(STANDARD_SUITS, range(6, 15))
+
+TAKE = Action("take")
+PASS = Action("pass")
+DEMAND_REDEAL = Action("demand_redeal")
+
+
+class _Tables:
+    """Everything about a deck that does not change during a game, built once per deck."""
+
+    def __init__(self, deck: Deck) -> None:
+        n, r = len(deck), deck.ranks_per_suit
+        cards = deck.cards
+        self.deck = deck
+        self.size = n
+        self.ranks = r
+        self.suit_mask = [sum(1 << (s * r + k) for k in range(r)) for s in range(4)]
+        self.rank_mask = [sum(1 << (s * r + k) for s in range(4)) for k in range(r)]
+        # Cards of the same suit and a higher rank than card i (KZ-3, first case).
+        self.higher_in_suit = [
+            sum(1 << j for j in range(i + 1, (i // r + 1) * r)) for i in range(n)
+        ]
+        # Cards of the same rank and a higher suit than card i: the other members of sets led by i.
+        self.same_rank_above = [self.rank_mask[i % r] & ~((2 << i) - 1) for i in range(n)]
+        #: The card indices of every action this deck can produce, for _apply.
+        self.code: dict[Action, tuple[int, ...]] = {}
+        self.throw_in = [self._make("throw_in", (i,)) for i in range(n)]
+        self.withdraw = [self._make("withdraw", (i,)) for i in range(n)]
+        self.defend = [[self._make("defend", (a, c)) for c in range(n)] for a in range(n)]
+        self.attack = self._sets("attack")
+        self.transfer = self._sets("transfer")
+
+    def _make(self, kind: str, indices: tuple[int, ...]) -> Action:
+        action = Action(kind, tuple(self.deck.cards[i] for i in indices))
+        self.code[action] = indices
+        return action
+
+    def _sets(self, kind: str) -> list[dict[int, tuple[tuple[int, Action], ...]]]:
+        """``table[i][m]``: the same-rank sets whose lowest card is i and whose other cards come from the
+        mask m (a subset of ``same_rank_above[i]``), as (size, action) in canonical order (C-7: a set
+        comes before the sets it is a prefix of, then element by element)."""
+        table = []
+        for i in range(self.size):
+            above = _bits(self.same_rank_above[i])
+            per_mask: dict[int, tuple[tuple[int, Action], ...]] = {}
+            for choice in range(1 << len(above)):
+                mask = sum(1 << c for k, c in enumerate(above) if choice >> k & 1)
+                found: list[tuple[int, Action]] = []
+
+                def walk(chosen: tuple[int, ...]) -> None:
+                    found.append((len(chosen), self._make(kind, chosen)))
+                    for c in _bits(mask):
+                        if c > chosen[-1]:
+                            walk(chosen + (c,))
+
+                walk((i,))
+                per_mask[mask] = tuple(found)
+            table.append(per_mask)
+        return table
+
+
+@lru_cache(maxsize=None)
+def _tables(deck: Deck) -> _Tables:
+    return _Tables(deck)
+
+
+class _DurakFamily(Game):
+    """The shared game definition of ``kazaki`` and ``durak``; subclasses set the deck and defaults."""
+
+    min_seats = 2
+    max_seats = 6
+    deck: Deck
+    loser_name: str
+
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> DurakState:
+        return DurakState(self, seats, seed, options, dealer)
+
+    def narrate(self, event: Mapping[str, Any]) -> str:
+        return narrate(event, self.loser_name)
+
+
+def _options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tuple[Option, ...]:
+    return (
+        Option("transfer", False, "the defender may pass the attack on with cards of its rank (KZ-15)"),
+        Option("throw_after_take", throw_after_take, "throwers may add cards after the defender takes (KZ-17)"),
+        Option("withdraw", withdraw, "a thrower may take back an uncovered thrown-in card after a take (KZ-17)"),
+        Option("redeal_five", redeal_five, "a player dealt 5+ cards of one suit may demand a redeal (KZ-6)"),
+        Option("max_bouts", 1000, "safety limit: the game is aborted after this many bouts (C-11)", 1, 1_000_000),
+    )
+
+
+class Kazaki(_DurakFamily):
+    """Cossacks-Robbers: a children's Durak with 40 cards numbered 0-9 (seed 000)."""
+
+    id = "kazaki"
+    title = "Cossacks-Robbers (Казаки-разбойники)"
+    deck = KAZAKI_DECK
+    loser_name = "Robber"
+    options = _options(throw_after_take=False, withdraw=True, redeal_five=True)
+
+
+class Durak(_DurakFamily):
+    """Podkidnoy durak with 36 cards; ``transfer=true`` gives perevodnoy."""
+
+    id = "durak"
+    title = "Durak (подкидной дурак)"
+    deck = DURAK_DECK
+    loser_name = "Fool"
+    options = _options(throw_after_take=True, withdraw=False, redeal_five=False)
+
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits, ascending (canonical order)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class DurakState(State):
+    """A position of a ``kazaki`` or ``durak`` game."""
+
+    def __init__(self, game: _DurakFamily, seats: int, seed: int, options: dict[str, bool | int],
+                 dealer: int, *, deck_order: list[int] | None = None) -> None:
+        """``deck_order`` (canonical indices, top card first) replaces the first shuffle: hand-made deals
+        for tests. Redeals still shuffle from the seed's stream."""
+        self.game = game
+        self.seats = seats
+        self.seed = seed
+        self.options = options
+        self.dealer = dealer
+        self.t = _tables(game.deck)
+        self.rng = SplitMix64(seed)
+        self.transfer = bool(options["transfer"])
+        self.throw_after_take = bool(options["throw_after_take"])
+        self.withdraw = bool(options["withdraw"])
+        self.max_bouts = int(options["max_bouts"])
+        self.redeals = 0
+        self.bouts = 0
+        self.active = [True] * seats
+        self.finishing_order: list[tuple[int, ...]] = []
+        self.discard = 0
+        self.aborted = False
+        self.loser: int | None = None
+        self.log: list[tuple[Any, ...]] = []
+        self._legal: tuple[Action, ...] | None = None
+        self._deal(deck_order)
+
+    # ----------------------------------------------------------------------------------------- dealing
+
+    def _deal(self, order: list[int] | None = None) -> None:
+        """KZ-4 deal, KZ-5 trump, then the KZ-6 redeal offers or the first bout."""
+        n, t = self.seats, self.t
+        if order is None:
+            order = list(range(t.size))
+            self.rng.shuffle(order)  # C-5, KZ-25: one shuffle per deal
+        elif sorted(order) != list(range(t.size)):
+            raise ValueError("deck_order must be a permutation of the deck's canonical indices")
+        hands = [0] * n
+        dealt = HAND * n
+        for k in range(dealt):  # one card at a time from the dealer's left
+            hands[(self.dealer + 1 + k) % n] |= 1 << order[k]
+        self.hands = hands
+        rest = order[dealt:]
+        if rest:  # KZ-5: turn the top card, put it face up at the bottom
+            self.trump_card = rest[0]
+            self.trump_in_hand = False
+            self.stock = rest[:0:-1]  # stock[-1] is the top, stock[0] the face-up trump card
+            self.stock.insert(0, rest[0])
+        else:  # KZ-5: 6-player durak, the dealer's last card is shown and stays in his hand
+            self.trump_card = order[dealt - 1]
+            self.trump_in_hand = True
+            self.stock = []
+        self.trump = self.trump_card // t.ranks
+        trumps = t.suit_mask[self.trump]
+        # KZ-3: a card is beaten by a higher card of its suit, and (if it is no trump) by every trump.
+        self.beaten_by = [
+            t.higher_in_suit[i] | (0 if trumps >> i & 1 else trumps) for i in range(t.size)
+        ]
+        self.log.append(("deal", self.dealer, self.redeals))
+        for seat in range(n):
+            self.log.append(("hand", seat, hands[seat]))
+        self.log.append(("trump", self.dealer if self.trump_in_hand else None, self.trump_card))
+        self.phase = REDEAL
+        self.redeal_queue = self._redeal_candidates() if self.options["redeal_five"] else []
+        if not self.redeal_queue:
+            self._start_play()
+
+    def _redeal_candidates(self) -> list[int]:
+        """KZ-6: players holding 5+ cards of one suit, clockwise from the dealer's left."""
+        if self.redeals >= MAX_REDEALS:
+            return []
+        masks = self.t.suit_mask
+        seats = [(self.dealer + k) % self.seats for k in range(1, self.seats + 1)]
+        return [s for s in seats if any((self.hands[s] & m).bit_count() >= 5 for m in masks)]
+
+    def _start_play(self) -> None:
+        """KZ-7: the lowest trump attacks first, announced with the card; else the dealer's left."""
+        trumps = self.t.suit_mask[self.trump]
+        lowest = None
+        for seat in range(self.seats):
+            mine = self.hands[seat] & trumps
+            if mine:
+                card = (mine & -mine).bit_length() - 1
+                if lowest is None or card < lowest[1]:
+                    lowest = (seat, card)
+        if lowest is None:
+            first = (self.dealer + 1) % self.seats
+            self.log.append(("first_attacker", first, None))
+        else:
+            first = lowest[0]
+            self.log.append(("first_attacker", first, lowest[1]))
+        self._start_bout(first)
+
+    # ------------------------------------------------------------------------------------------ bouts
+
+    def _next_active(self, seat: int) -> int:
+        n = self.seats
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if self.active[s]:
+                return s
+        raise AssertionError("no active player")  # pragma: no cover - the game ends before this
+
+    def _set_roles(self, attacker: int, defender: int) -> None:
+        """KZ-8, KZ-9, KZ-11: roles, cap and the priority list P."""
+        self.attacker = attacker
+        self.defender = defender
+        self.cap = min(MAX_ATTACK, self.hands[defender].bit_count())
+        n = self.seats
+        self.priority = [attacker] + [
+            s for s in ((defender + k) % n for k in range(1, n)) if self.active[s] and s != attacker
+        ]
+
+    def _start_bout(self, attacker: int) -> None:
+        self._set_roles(attacker, self._next_active(attacker))
+        self.table: list[list[int]] = []  # [attack card, cover card or -1, owner, thrown-in flag]
+        self.table_mask = 0
+        self.rank_cards = 0  # every card of a table rank (KZ-10)
+        self.attack_count = 0
+        self.uncovered = 0
+        self.phase = ATTACK
+        self.log.append(("bout", attacker, (self.defender, self.cap)))
+
+    def _put(self, card: int, owner: int, thrown: bool) -> None:
+        self.hands[owner] &= ~(1 << card)
+        self.table.append([card, -1, owner, thrown])
+        self.table_mask |= 1 << card
+        self.rank_cards |= self.t.rank_mask[card % self.t.ranks]
+        self.attack_count += 1
+        self.uncovered += 1
+
+    def _eligible(self, seat: int) -> bool:
+        """KZ-16: below the cap and holding a card of a table rank."""
+        return self.attack_count < self.cap and bool(self.hands[seat] & self.rank_cards)
+
+    def _walk(self, start: int, phase: int) -> bool:
+        """Find the first eligible thrower in P from ``start``; False when the walk reaches its end."""
+        for i in range(start, len(self.priority)):
+            if self._eligible(self.priority[i]):
+                self.walk = i
+                self.phase = phase
+                return True
+        return False
+
+    def _after_take(self, start: int) -> None:
+        """KZ-17: step 1 (throw after take), step 2 (withdrawal), step 3 (pick-up)."""
+        if self.throw_after_take and self._walk(start, TAKE_THROW):
+            return
+        if self.withdraw:
+            self.withdrawals = [e for e in self.table if e[3] and e[1] < 0]
+            self.walk = 0
+            if self.withdrawals:
+                self.phase = WITHDRAW
+                return
+        self._end_bout(taken=True)
+
+    def _end_bout(self, *, taken: bool) -> None:
+        """KZ-18 … KZ-22 and the C-11 limit, checked once the bout is played out."""
+        a, d = self.attacker, self.defender
+        table_cards = tuple(card for e in self.table for card in (e[0], e[1]) if card >= 0)
+        if taken:
+            self.hands[d] |= self.table_mask
+            self.log.append(("pick_up", d, table_cards))
+        else:
+            self.discard |= self.table_mask
+            self.log.append(("discard", None, table_cards))
+        self.table = []
+        self.table_mask = 0
+        # KZ-19: A first, then the others clockwise from D's left, D last.
+        n = self.seats
+        order = [a] + [s for s in ((d + k) % n for k in range(1, n)) if self.active[s] and s != a] + [d]
+        stock = self.stock
+        for seat in order:
+            if not stock:
+                break
+            need = HAND - self.hands[seat].bit_count()
+            if need > 0:
+                drawn = tuple(stock.pop() for _ in range(min(need, len(stock))))
+                for card in drawn:
+                    self.hands[seat] |= 1 << card
+                self.log.append(("draw", seat, drawn))
+        # KZ-20: with the stock empty, everyone with no cards goes out together.
+        if not stock:
+            group = tuple(s for s in range(n) if self.active[s] and not self.hands[s])
+            if group:
+                for s in group:
+                    self.active[s] = False
+                self.finishing_order.append(group)
+                self.log.append(("out", None, group))
+        self.bouts += 1
+        remaining = tuple(s for s in range(n) if self.active[s])
+        if len(remaining) <= 1:  # KZ-21: the one player left is the loser; none left is a draw
+            if remaining:
+                self.finishing_order.append(remaining)
+                self.loser = remaining[0]
+            self._finish()
+        elif self.bouts >= self.max_bouts:  # C-11: the active players share the last place
+            self.finishing_order.append(remaining)
+            self.aborted = True
+            self._finish()
+        elif taken:  # KZ-22
+            self._start_bout(self._next_active(d))
+        else:
+            self._start_bout(d if self.active[d] else self._next_active(d))
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        self.log.append(("end", None, (self.loser, self.loser is None and not self.aborted, self.aborted)))
+
+    # ------------------------------------------------------------------------------------ engine API
+
+    @property
+    def to_act(self) -> int | None:
+        phase = self.phase
+        if phase == ATTACK:
+            return self.attacker
+        if phase == DEFEND:
+            return self.defender
+        if phase == OFFER or phase == TAKE_THROW:
+            return self.priority[self.walk]
+        if phase == WITHDRAW:
+            return self.withdrawals[self.walk][2]
+        if phase == REDEAL:
+            return self.redeal_queue[0]
+        return None
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def _generate(self) -> tuple[Action, ...]:
+        t, phase = self.t, self.phase
+        if phase == ATTACK:  # KZ-13: same-rank sets of at most cap cards
+            hand, cap, above = self.hands[self.attacker], self.cap, t.same_rank_above
+            out = []
+            for i in _bits(hand):
+                out.extend(a for size, a in t.attack[i][hand & above[i]] if size <= cap)
+            return tuple(out)
+        if phase == DEFEND:  # KZ-14, KZ-15, KZ-17
+            hand = self.hands[self.defender]
+            out = []
+            for a in sorted(e[0] for e in self.table if e[1] < 0):
+                row = t.defend[a]
+                out.extend(row[c] for c in _bits(hand & self.beaten_by[a]))
+            if self.transfer and self.uncovered == self.attack_count:
+                out.extend(self._transfers(hand))
+            out.append(TAKE)
+            return tuple(out)
+        if phase == OFFER or phase == TAKE_THROW:  # KZ-16, KZ-17 step 1
+            hand = self.hands[self.priority[self.walk]] & self.rank_cards
+            return tuple(t.throw_in[c] for c in _bits(hand)) + (PASS,)
+        if phase == WITHDRAW:  # KZ-17 step 2
+            return (t.withdraw[self.withdrawals[self.walk][0]], PASS)
+        if phase == REDEAL:  # KZ-6: demand_redeal before pass (C-7)
+            return (DEMAND_REDEAL, PASS)
+        return ()
+
+    def _transfers(self, hand: int) -> list[Action]:
+        """KZ-15: only before any cover; cards of the one table rank; the next defender must fit them."""
+        t = self.t
+        rank = self.table[0][0] % t.ranks
+        nxt = self._next_active(self.defender)
+        room = min(MAX_ATTACK, self.hands[nxt].bit_count()) - self.attack_count
+        if room <= 0:
+            return []
+        mine = hand & t.rank_mask[rank]
+        out = []
+        for i in _bits(mine):
+            out.extend(a for size, a in t.transfer[i][mine & t.same_rank_above[i]] if size <= room)
+        return out
+
+    def _apply(self, action: Action) -> None:
+        self._legal = None
+        phase, kind = self.phase, action.kind
+        seat = self.to_act
+        code = self.t.code.get(action, ())
+        if phase == ATTACK:
+            for card in code:
+                self._put(card, seat, False)
+            self.log.append(("attack", seat, code))
+            self.phase = DEFEND
+        elif phase == DEFEND:
+            if kind == "defend":
+                a, c = code
+                for entry in self.table:
+                    if entry[0] == a:
+                        entry[1] = c
+                        break
+                self.hands[seat] &= ~(1 << c)
+                self.table_mask |= 1 << c
+                self.rank_cards |= self.t.rank_mask[c % self.t.ranks]
+                self.uncovered -= 1
+                self.log.append(("defend", seat, (a, c)))
+                if not self.uncovered and not self._walk(0, OFFER):  # KZ-16: a new walk from P[0]
+                    self._end_bout(taken=False)
+            elif kind == "transfer":  # KZ-15
+                for card in code:
+                    self._put(card, seat, False)
+                self.log.append(("transfer", seat, code))
+                self._set_roles(seat, self._next_active(seat))
+                self.log.append(("bout", seat, (self.defender, self.cap)))
+            else:  # take, KZ-17
+                self.log.append(("take", seat, None))
+                self._after_take(0)
+        elif phase == OFFER or phase == TAKE_THROW:
+            if kind == "throw_in":
+                card = code[0]
+                self._put(card, seat, True)
+                self.log.append(("throw_in", seat, card))
+                if phase == OFFER:
+                    self.phase = DEFEND
+                else:  # KZ-17 step 1: the same player is asked again
+                    self._after_take(self.walk)
+            else:
+                self.log.append(("pass", seat, None))
+                if phase == OFFER:
+                    if not self._walk(self.walk + 1, OFFER):
+                        self._end_bout(taken=False)
+                else:
+                    self._after_take(self.walk + 1)
+        elif phase == WITHDRAW:
+            entry = self.withdrawals[self.walk]
+            if kind == "withdraw":
+                card = entry[0]
+                self.table.remove(entry)
+                self.table_mask &= ~(1 << card)
+                self.hands[seat] |= 1 << card
+                self.attack_count -= 1
+                self.log.append(("withdraw", seat, card))
+            else:
+                self.log.append(("pass", seat, None))
+            self.walk += 1
+            if self.walk == len(self.withdrawals):
+                self._end_bout(taken=True)
+        elif phase == REDEAL:
+            if kind == "demand_redeal":  # KZ-6: public, the same dealer deals again
+                self.log.append(("demand_redeal", seat, None))
+                self.redeals += 1
+                self._deal()
+            else:  # C-8: a declined offer is private
+                self.log.append(("decline_redeal", seat, None))
+                self.redeal_queue.pop(0)
+                if not self.redeal_queue:
+                    self._start_play()
+
+    def result(self) -> Result:
+        if self.phase != OVER:
+            raise ValueError("the game is not over")
+        order = tuple(self.finishing_order)
+        places = Result(order, (0,) * self.seats).places
+        scores = tuple(sum(1 for q in places if q > p) for p in places)  # KZ-24
+        return Result(order, scores, self.aborted,
+                      {"loser": self.loser, "draw": self.loser is None and not self.aborted})
+
+    # ---------------------------------------------------------------------------------- information
+
+    @property
+    def log_size(self) -> int:
+        return len(self.log)
+
+    def events(self, since: int = 0, seat: int | None = None) -> list[dict[str, Any]]:
+        out = []
+        for entry in self.log[since:]:
+            event = self._render(entry, seat)
+            if event is not None:
+                out.append(event)
+        return out
+
+    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
+        """One log entry in wire form as ``viewer`` may see it (KZ-23, C-8); None if he may not."""
+        kind, seat, data = entry
+        text = self.t.deck.texts
+        if kind == "hand":
+            if viewer is not None and viewer != seat:
+                return None
+            return {"type": "hand", "seat": seat, "cards": [text[c] for c in _bits(data)]}
+        if kind == "decline_redeal":
+            if viewer is not None and viewer != seat:
+                return None  # C-8: nobody else learns of the offer
+            return {"type": "pass", "seat": seat, "offer": "redeal"}
+        if kind == "draw":
+            event: dict[str, Any] = {"type": "draw", "seat": seat, "count": len(data)}
+            if viewer is None or viewer == seat:
+                event["cards"] = [text[c] for c in data]
+            elif self.trump_card in data:  # KZ-23: everyone knows who draws the face-up trump
+                event["cards"] = [text[self.trump_card]]
+            return event
+        if kind == "deal":
+            return {"type": "deal", "dealer": seat, "redeal": data}
+        if kind == "trump":
+            return {"type": "trump", "card": text[data], "suit": text[data][-1], "holder": seat}
+        if kind == "first_attacker":
+            return {"type": "first_attacker", "seat": seat, "card": None if data is None else text[data]}
+        if kind == "bout":
+            return {"type": "bout", "attacker": seat, "defender": data[0], "cap": data[1]}
+        if kind in ("attack", "transfer", "pick_up"):
+            return {"type": kind, "seat": seat, "cards": [text[c] for c in data]}
+        if kind == "defend":
+            return {"type": "defend", "seat": seat, "attack": text[data[0]], "card": text[data[1]]}
+        if kind in ("throw_in", "withdraw"):
+            return {"type": kind, "seat": seat, "card": text[data]}
+        if kind == "discard":
+            return {"type": "beaten", "cards": [text[c] for c in data]}
+        if kind == "out":
+            return {"type": "out", "seats": list(data)}
+        if kind == "end":
+            return {"type": "end", "loser": data[0], "draw": data[1], "aborted": data[2]}
+        return {"type": kind, "seat": seat}  # take, pass, demand_redeal
+
+    def observe(self, seat: int, since: int = 0) -> dict[str, Any]:
+        text = self.t.deck.texts
+        in_bout = self.phase not in (REDEAL, OVER)
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            "seats": self.seats,
+            "phase": PHASE_NAMES[self.phase],
+            "hand": [text[c] for c in _bits(self.hands[seat])],
+            "trump": text[self.trump_card][-1],
+            "trump_card": text[self.trump_card],
+            "trump_card_holder": self.dealer if self.trump_in_hand else None,
+            "stock": len(self.stock),
+            "discard": self.discard.bit_count(),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "active": list(self.active),
+            "finishing_order": [list(g) for g in self.finishing_order],
+            "attacker": self.attacker if in_bout else None,
+            "defender": self.defender if in_bout else None,
+            "cap": self.cap if in_bout else None,
+            "priority": list(self.priority) if in_bout else [],
+            "table": [
+                {"card": text[a], "owner": o, "cover": text[c] if c >= 0 else None, "thrown_in": bool(th)}
+                for a, c, o, th in (self.table if in_bout else [])
+            ],
+            "redeals": self.redeals,
+            "bouts": self.bouts,
+            "events": self.events(since, seat),
+        }
+
+    def card_places(self) -> dict[str, list[int]]:
+        places = {f"hand{s}": _bits(h) for s, h in enumerate(self.hands)}
+        places["stock"] = list(self.stock)
+        places["table"] = _bits(self.table_mask) if self.phase not in (REDEAL, OVER) else []
+        places["discard"] = _bits(self.discard)
+        return places
+
+    def card_locations(self) -> dict[str, int]:
+        return {k: len(v) for k, v in self.card_places().items()}
+
+    def clone(self) -> DurakState:
+        other = object.__new__(DurakState)
+        other.__dict__.update(self.__dict__)
+        other.rng = SplitMix64(self.rng.state)
+        for name in ("hands", "stock", "active", "finishing_order", "log", "priority", "redeal_queue"):
+            setattr(other, name, list(getattr(self, name)))
+        if "table" in self.__dict__:
+            other.table = [list(e) for e in self.table]
+            if "withdrawals" in self.__dict__:
+                other.withdrawals = [other.table[self.table.index(e)] for e in self.withdrawals
+                                     if e in self.table]
+        return other
+
+    def resample_hidden(self, seat: int, rng: random.Random) -> DurakState:
+        other = self.clone()
+        fixed = 1 << self.trump_card  # the face-up trump card's place is public (KZ-23)
+        hidden = [c for s, h in enumerate(self.hands) if s != seat for c in _bits(h & ~fixed)]
+        hidden += [c for c in self.stock if c != self.trump_card]
+        shuffled = hidden[:]
+        rng.shuffle(shuffled)
+        move = dict(zip(hidden, shuffled))
+
+        def remap(mask: int) -> int:
+            out = mask & fixed
+            for c in _bits(mask & ~fixed):
+                out |= 1 << move.get(c, c)
+            return out
+
+        other.hands = [h if s == seat else remap(h) for s, h in enumerate(self.hands)]
+        other.stock = [move.get(c, c) for c in self.stock]
+        other.log = [
+            (k, s, remap(d) if k == "hand" else tuple(move.get(c, c) for c in d))
+            if k in ("hand", "draw") and s != seat else (k, s, d)
+            for k, s, d in self.log
+        ]
+        other._legal = None
+        return other
+
+
+# ------------------------------------------------------------------------------------------ narration
+
+
+def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
+    """One event in plain words ("seat 2 attacks with 7T 7K")."""
+    kind = event["type"]
+    seat = event.get("seat")
+    cards = " ".join(event.get("cards") or [])
+    match kind:
+        case "deal":
+            again = f" (redeal {event['redeal']})" if event["redeal"] else ""
+            return f"seat {seat if seat is not None else event['dealer']} deals{again}"
+        case "hand":
+            return f"seat {seat} is dealt {cards}"
+        case "trump":
+            where = f", shown from the dealer's hand (seat {event['holder']})" if event["holder"] is not None else ""
+            return f"trump is {event['suit']}: {event['card']} turned up{where}"
+        case "demand_redeal":
+            return f"seat {seat} demands a redeal"
+        case "pass" if event.get("offer") == "redeal":
+            return f"seat {seat} declines the redeal"
+        case "first_attacker":
+            shown = f" showing the lowest trump {event['card']}" if event["card"] else " (no trumps dealt)"
+            return f"seat {seat} attacks first{shown}"
+        case "bout":
+            return f"bout: seat {event['attacker']} attacks seat {event['defender']} (at most {event['cap']} cards)"
+        case "attack":
+            return f"seat {seat} attacks with {cards}"
+        case "defend":
+            return f"seat {seat} covers {event['attack']} with {event['card']}"
+        case "transfer":
+            return f"seat {seat} transfers with {cards}"
+        case "take":
+            return f"seat {seat} gives up the defence and will take"
+        case "throw_in":
+            return f"seat {seat} throws in {event['card']}"
+        case "withdraw":
+            return f"seat {seat} takes back {event['card']}"
+        case "pass":
+            return f"seat {seat} passes"
+        case "pick_up":
+            return f"seat {seat} takes {len(event['cards'])} cards: {cards}"
+        case "beaten":
+            return f"beaten: {cards} go to the discard pile"
+        case "draw":
+            shown = f" ({cards})" if cards else ""
+            return f"seat {seat} draws {event['count']} card{'s' if event['count'] != 1 else ''}{shown}"
+        case "out":
+            return f"seat{'s' if len(event['seats']) > 1 else ''} {', '.join(map(str, event['seats']))} out"
+        case "end":
+            if event["aborted"]:
+                return "the game is aborted at the bout limit"
+            if event["draw"]:
+                return "the game is a draw: nobody is left holding cards"
+            return f"seat {event['loser']} is the {loser_name}"
+    return f"{kind}: {dict(event)}"

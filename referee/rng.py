@@ -1,0 +1,47 @@
+"""SplitMix64, the one random stream of a game (RULES.md C-5).
+
+The stream starts from the game's seed and is never re-seeded within a game. ``shuffle`` is the
+Fisher-Yates shuffle of C-5 with rejection sampling, so results are identical on every platform.
+"""
+
+from __future__ import annotations
+
+from typing import MutableSequence
+
+__all__ = ["SplitMix64", "MASK64"]
+
+MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_MUL1 = 0xBF58476D1CE4E5B9
+_MUL2 = 0x94D049BB133111EB
+
+
+class SplitMix64:
+    """The SplitMix64 generator of C-5. ``state`` may be read and copied to fork a stream."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        if not 0 <= seed <= MASK64:
+            raise ValueError(f"seed must be an unsigned 64-bit integer, got {seed}")
+        self.state = seed
+
+    def next64(self) -> int:
+        self.state = z = (self.state + _GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * _MUL1) & MASK64
+        z = ((z ^ (z >> 27)) * _MUL2) & MASK64
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, by rejection (C-5)."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        x = self.next64()
+        while x >= limit:
+            x = self.next64()
+        return x % n
+
+    def shuffle(self, a: MutableSequence[int]) -> None:
+        """Shuffle ``a`` in place: for i from len-1 down to 1, swap a[i] with a[randbelow(i+1)]."""
+        for i in range(len(a) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            a[i], a[j] = a[j], a[i]

@@ -1,0 +1,1 @@
+"""Round-robin tournaments, result storage and ratings."""
