@@ -685,7 +685,8 @@ def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
         case "pass":
             return f"seat {seat} passes"
         case "pick_up":
-            return f"seat {seat} takes {len(event['cards'])} cards: {cards}"
+            n = len(event["cards"])
+            return f"seat {seat} takes {n} card{'s' if n != 1 else ''}: {cards}"
         case "beaten":
             return f"beaten: {cards} go to the discard pile"
         case "draw":

@@ -1,0 +1,232 @@
+"""The command line: ``referee games``, ``referee bots``, ``referee play``, ``referee replay``.
+
+Every command maps the project's errors to one line on stderr and exit code 2; ``--json`` outputs are
+public contracts (docs/CLI.md).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import typer
+from tabulate import tabulate
+
+from .engine import Game, State
+from .errors import ConfigError, RefereeError
+from .match import POLICIES, GameRecord, play_game
+from .plugins import Registry, load_registry
+from .record import read_record, record_to_dict, replay, write_record
+
+app = typer.Typer(
+    name="referee",
+    help="Referee and tournament runner for bots that play Russian card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """One clear line and exit code 2 for every error the project raises on purpose; never a traceback."""
+    try:
+        yield
+    except RefereeError as exc:
+        typer.echo(f"referee: error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        typer.echo("referee: interrupted", err=True)
+        raise typer.Exit(130) from None
+
+
+def _registry() -> Registry:
+    registry = load_registry()
+    for error in registry.errors:
+        typer.echo(f"referee: warning: {error}", err=True)
+    return registry
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` pairs from the command line (values are checked by the game)."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ConfigError(f"--option takes KEY=VALUE (like transfer=true), got {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+# ------------------------------------------------------------------------------------------------ games
+
+
+@app.command()
+def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
+    """List the games, their seat ranges, teams and options with defaults."""
+    with _errors():
+        registry = _registry()
+        rows = []
+        for game_id, entry in sorted(registry.games.items()):
+            rows.append({**entry.game.describe(), "source": {"package": entry.source.package,
+                                                            "version": entry.source.version}})
+        if json_out:
+            _print_json({"games": rows})
+            return
+        table = [
+            [r["id"], f"{r['min_seats']}-{r['max_seats']}", "yes" if r["teams"] else "no",
+             ", ".join(f"{o['name']}={json.dumps(o['default'])}" for o in r["options"]) or "-",
+             f"{r['source']['package']} {r['source']['version']}", r["title"]]
+            for r in rows
+        ]
+        typer.echo(tabulate(table, headers=["game", "seats", "teams", "options (defaults)", "source", "title"]))
+
+
+@app.command()
+def bots(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
+    """List the registered bots, the games they support and where they come from."""
+    with _errors():
+        registry = _registry()
+        rows = [
+            {"name": e.name, "description": e.description, "games": list(e.games) if e.games is not None else None,
+             "source": {"package": e.source.package, "version": e.source.version}}
+            for _, e in sorted(registry.bots.items())
+        ]
+        if json_out:
+            _print_json({"bots": rows})
+            return
+        table = [[r["name"], ", ".join(r["games"]) if r["games"] is not None else "all",
+                  f"{r['source']['package']} {r['source']['version']}", r["description"]] for r in rows]
+        typer.echo(tabulate(table, headers=["bot", "games", "source", "description"]))
+
+
+# ------------------------------------------------------------------------------------------- play/replay
+
+
+def _narrator(game: Game, out: Any) -> Any:
+    def listen(state: State, events: list[dict[str, Any]]) -> None:
+        for event in events:
+            print(game.narrate(event), file=out)
+
+    return listen
+
+
+def _summary(record: GameRecord) -> dict[str, Any]:
+    result = record.result
+    faults: dict[int, list[dict[str, Any]]] = {}
+    for f in record.faults:
+        faults.setdefault(f.seat, []).append({"kind": f.kind, "decision": f.decision, "message": f.message})
+    seats = [
+        {"seat": s, "bot": record.bots[s], "place": result["places"][s], "score": result["scores"][s],
+         "faults": faults.get(s, [])}
+        for s in range(record.seats)
+    ]
+    return {
+        "game": record.game,
+        "options": record.options,
+        "seed": record.seed,
+        "dealer": record.dealer,
+        "policy": record.policy,
+        "decisions": record.decisions,
+        "aborted": result["aborted"],
+        "finishing_order": result["finishing_order"],
+        "seats": seats,
+        "result": result,
+    }
+
+
+def _print_result(record: GameRecord, json_out: bool) -> None:
+    summary = _summary(record)
+    if json_out:
+        _print_json(summary)
+        return
+    opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in record.options.items())
+    typer.echo(f"{record.game} with {record.seats} seats, seed {record.seed}, dealer {record.dealer} ({opts})")
+    rows = [[s["seat"], s["bot"], s["place"], s["score"],
+             ", ".join(f"{f['kind']}@{f['decision']}" for f in s["faults"]) or "-"] for s in summary["seats"]]
+    typer.echo(tabulate(rows, headers=["seat", "bot", "place", "score", "faults"]))
+    extra = []
+    result = record.result
+    if result.get("aborted"):
+        extra.append("aborted at the safety limit")
+    elif result.get("draw"):
+        extra.append("a draw")
+    elif result.get("loser") is not None:
+        extra.append(f"loser: seat {result['loser']}")
+    typer.echo(f"{record.decisions} decisions; " + "; ".join(extra) if extra else f"{record.decisions} decisions")
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help="Game id (see 'referee games')."),
+    bot: list[str] = typer.Option(..., "--bot", "-b", help="A bot per seat, in seat order (see 'referee bots')."),
+    seed: Optional[int] = typer.Option(None, help="Deal seed (0..2^64-1); drawn and printed when omitted."),
+    option: list[str] = typer.Option([], "--option", "-o", help="A game option as KEY=VALUE; repeatable."),
+    dealer: int = typer.Option(0, help="Seat of the first dealer."),
+    on_fault: str = typer.Option("forfeit", "--on-fault", help=f"Fault policy: {' or '.join(POLICIES)}."),
+    record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) to this file."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+) -> None:
+    """Play one game between bots and print the result.
+
+    Example: referee play durak --bot heuristic --bot random --seed 7 --verbose
+    """
+    with _errors():
+        registry = _registry()
+        chosen = registry.game(game)
+        options = parse_options(option)
+        chosen.configure(options)
+        if not chosen.min_seats <= len(bot) <= chosen.max_seats:
+            raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
+                              f"seat), got {len(bot)}")
+        entries = [registry.bot(spec) for spec in bot]
+        for entry in entries:
+            if not entry.supports(game):
+                raise ConfigError(f"bot {entry.name!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
+        if seed is None:
+            seed = secrets.randbits(32)
+            typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
+        players = [entry.factory() for entry in entries]
+        out = sys.stderr if json_out else sys.stdout
+        try:
+            result = play_game(chosen, players, seed=seed, options=options, dealer=dealer, policy=on_fault,
+                               listener=_narrator(chosen, out) if verbose else None)
+        finally:
+            for player in players:
+                player.close()
+        if record:
+            write_record(result, record)
+        _print_result(result, json_out)
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Path = typer.Argument(..., help="A record written by 'referee play --record'."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+) -> None:
+    """Re-play a game record and print its result; a record that does not replay is an error."""
+    with _errors():
+        registry = _registry()
+        stored = read_record(file)
+        game = registry.game(stored.game)
+        out = sys.stderr if json_out else sys.stdout
+        replayed = replay(stored, registry.game, listener=_narrator(game, out) if verbose else None)
+        _print_result(replayed, json_out)
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main", "record_to_dict"]

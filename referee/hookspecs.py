@@ -1,0 +1,35 @@
+"""The plugin contract: every hook referee calls. Nothing else declares hooks.
+
+A plugin is a module (or object) with functions marked ``@hookimpl`` (``from referee import hookimpl`` or
+``from protocol.hooks import hookimpl``), found through the entry point group ``referee``. The built-in games
+and bots are plugins too, registered through these very hooks. Each hook hands in a ``register`` callback,
+so names are validated and de-duplicated in one place (``referee.plugins``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pluggy
+
+from protocol.hooks import PROJECT
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+
+
+@hookspec
+def register_games(register: Callable[[Any], None]) -> None:
+    """Register games: call ``register(game)`` once per game, with an instance of ``referee.engine.Game``.
+
+    Every implementation is called; the return value is ignored. A game id already registered is an error
+    reported with the plugin's name.
+    """
+
+
+@hookspec
+def register_bots(register: Callable[..., None]) -> None:
+    """Register in-process bots: call ``register(name, factory, *, description="", games=None)``.
+
+    ``factory()`` returns a new bot (``protocol.bot.Bot``); ``games`` lists the game ids the bot supports
+    (None: every game). Every implementation is called; the return value is ignored.
+    """

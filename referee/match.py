@@ -1,0 +1,200 @@
+"""Playing one game between bots: the decision loop, faults and the fault policy (RULES.md C-6, C-7, C-10).
+
+The loop asks the seat to act for one of the legal actions. Anything else is a fault: it is recorded with its
+kind and decision index, and the seat's *default action* is played instead (``pass`` if legal, otherwise the
+first legal action). A seat that crashed or stalled is not asked again in this game. When the game ends the
+fault policy applies: ``forfeit`` (default) moves every faulted seat below every seat that did not fault;
+``continue`` keeps the places the rules gave.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from protocol.actions import Action
+from protocol.bot import Bot, Decision, GameInfo
+
+from .engine import Game, State, places_from_order
+from .errors import BotError, ConfigError, IllegalActionError
+
+__all__ = ["Fault", "GameRecord", "POLICIES", "apply_policy", "bot_seed", "default_action", "play_game"]
+
+POLICIES = ("forfeit", "continue")
+_FINAL_FAULTS = ("crash", "stall")  # C-7: such a bot is not asked again in this game
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault (C-7): the seat, its kind, the decision index (0-based) and a one-line message."""
+
+    seat: int
+    kind: str
+    decision: int
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "decision": self.decision, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Fault:
+        return cls(int(data["seat"]), str(data["kind"]), int(data["decision"]), str(data.get("message", "")))
+
+
+@dataclass
+class GameRecord:
+    """A played game: everything needed to replay it, and its result (the record format, docs/RECORDS.md)."""
+
+    game: str
+    seats: int
+    seed: int
+    dealer: int
+    options: dict[str, bool | int]
+    bots: list[str]
+    actions: list[str] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    policy: str = "forfeit"
+    result: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def decisions(self) -> int:
+        return len(self.actions)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """A per-seat seed for a bot's own randomness. One-way, so it does not reveal the deal."""
+    digest = hashlib.blake2b(f"{seed}:{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def default_action(legal: Sequence[Action]) -> Action:
+    """C-7: ``pass`` if it is legal, otherwise the first action in canonical order."""
+    for action in legal:
+        if action.kind == "pass":
+            return action
+    return legal[0]
+
+
+def apply_policy(
+    finishing_order: Sequence[Sequence[int]],
+    faults: Sequence[Fault],
+    policy: str,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> list[list[int]]:
+    """The finishing order after the fault policy (C-7).
+
+    ``forfeit``: faulted seats leave their groups and share one last group; in team games the whole team of
+    a faulted seat goes there. ``continue``: unchanged.
+    """
+    if policy not in POLICIES:
+        raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
+    order = [list(g) for g in finishing_order]
+    faulted = {f.seat for f in faults}
+    if policy == "continue" or not faulted:
+        return order
+    if teams:
+        faulted = {s for team in teams if faulted & set(team) for s in team}
+    kept = [[s for s in g if s not in faulted] for g in order]
+    return [g for g in kept if g] + [sorted(faulted)]
+
+
+def result_record(game: Game, state: State, faults: Sequence[Fault], policy: str) -> dict[str, Any]:
+    """The C-10 result record of a finished state, with the fault policy applied."""
+    rules = state.result()
+    teams = game.teams(state.seats)
+    order = apply_policy(rules.finishing_order, faults, policy, teams)
+    record = rules.to_dict()
+    return {
+        "game": game.id,
+        "n": state.seats,
+        "places": list(places_from_order(order, state.seats)),
+        "rule_places": record.pop("places"),
+        "finishing_order": order,
+        "rule_finishing_order": record.pop("finishing_order"),
+        "scores": record.pop("scores"),
+        "faults": [f.to_dict() for f in faults],
+        "aborted": record.pop("aborted"),
+        **record,
+    }
+
+
+Listener = Callable[[State, list[dict[str, Any]]], None]
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Bot],
+    *,
+    seed: int,
+    options: Mapping[str, object] | None = None,
+    dealer: int = 0,
+    policy: str = "forfeit",
+    listener: Listener | None = None,
+) -> GameRecord:
+    """Play one game, one bot per seat in seat order, and return its record.
+
+    ``listener``, if given, receives the new log entries (referee's view, wire form) after each step,
+    for narration. Faults of the bots never raise: they are recorded (C-7).
+    """
+    if policy not in POLICIES:
+        raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
+    n = len(bots)
+    state = game.new_state(n, seed, options, dealer=dealer)
+    teams = game.teams(n)
+    faults: list[Fault] = []
+    disabled = [False] * n
+    for seat, bot in enumerate(bots):
+        info = GameInfo(game=game.id, options=dict(state.options), seat=seat, seats=n, teams=teams,
+                        bot_seed=bot_seed(seed, seat))
+        try:
+            bot.new_game(info)
+        except Exception as exc:  # noqa: BLE001 - any failure of a bot is its fault, never ours
+            faults.append(_fault(seat, 0, exc))
+            disabled[seat] = True
+    actions: list[str] = []
+    cursors = [0] * n
+    seen = 0
+    if listener:
+        listener(state, state.events(0, None))
+        seen = state.log_size
+    while (seat := state.to_act) is not None:
+        legal = state.legal_actions()
+        index = len(actions)
+        action = None
+        if not disabled[seat]:
+            since = cursors[seat]
+            cursors[seat] = state.log_size
+            decision = Decision(seat, legal, lambda s=seat, k=since: state.observe(s, k))
+            try:
+                action = bots[seat].act(decision)
+                state.apply(action)
+            except IllegalActionError:
+                faults.append(Fault(seat, "illegal", index, f"{action} is not a legal action"))
+                action = None
+            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault (C-7)
+                fault = _fault(seat, index, exc)
+                faults.append(fault)
+                disabled[seat] = fault.kind in _FINAL_FAULTS
+                action = None
+        if action is None:
+            action = default_action(legal)
+            state.apply(action)
+        actions.append(action.text)
+        if listener:
+            listener(state, state.events(seen, None))
+            seen = state.log_size
+    result = result_record(game, state, faults, policy)
+    for seat, bot in enumerate(bots):
+        try:
+            bot.game_over(result)
+        except Exception:  # noqa: BLE001,S110 - the game is over; a bot failing now changes nothing
+            pass
+    return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
+                      actions, faults, policy, result)
+
+
+def _fault(seat: int, decision: int, exc: BaseException) -> Fault:
+    kind = exc.kind if isinstance(exc, BotError) else "crash"
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return Fault(seat, kind, decision, message[:300])

@@ -1,0 +1,165 @@
+"""Loading plugins and the registry of games and bots they register.
+
+:func:`load_registry` builds a fresh plugin manager (never a module global), registers the built-in plugins
+(``DEFAULT_PLUGINS``, the same way as any other) and then the entry points of the group ``referee``. A
+plugin that fails to import or to register is reported by name in ``Registry.errors``; the rest still load.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any, Callable, Iterable
+
+import pluggy
+
+from protocol.bot import Bot
+from protocol.hooks import PROJECT
+
+from . import __version__, hookspecs
+from .engine import Game
+from .errors import ConfigError, PluginError
+
+__all__ = ["DEFAULT_PLUGINS", "BotEntry", "GameEntry", "Registry", "load_registry", "make_plugin_manager"]
+
+#: The built-in plugins, registered through the same hooks as third-party ones.
+DEFAULT_PLUGINS = ("referee.games.plugin", "bots.plugin")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a game or bot comes from: the distribution and its version."""
+
+    package: str
+    version: str
+
+    def __str__(self) -> str:
+        return f"{self.package} {self.version}"
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    game: Game
+    source: Source
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    name: str
+    factory: Callable[[], Bot]
+    description: str
+    games: tuple[str, ...] | None
+    source: Source
+
+    def supports(self, game_id: str) -> bool:
+        return self.games is None or game_id in self.games
+
+
+@dataclass
+class Registry:
+    games: dict[str, GameEntry] = field(default_factory=dict)
+    bots: dict[str, BotEntry] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def game(self, game_id: str) -> Game:
+        """The game with this id; :class:`ConfigError` listing the known ones otherwise."""
+        try:
+            return self.games[game_id].game
+        except KeyError:
+            known = ", ".join(sorted(self.games)) or "none"
+            raise ConfigError(f"unknown game {game_id!r} (known games: {known}; see 'referee games')") from None
+
+    def bot(self, name: str) -> BotEntry:
+        try:
+            return self.bots[name]
+        except KeyError:
+            known = ", ".join(sorted(self.bots)) or "none"
+            raise ConfigError(f"unknown bot {name!r} (known bots: {known}; see 'referee bots')") from None
+
+
+def make_plugin_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def _entry_points() -> Iterable[metadata.EntryPoint]:
+    return metadata.entry_points(group=PROJECT)
+
+
+def load_registry(*, builtins: Iterable[str] = DEFAULT_PLUGINS, entry_points: bool = True,
+                  extra: Iterable[Any] = ()) -> Registry:
+    """Load every plugin and collect what it registers.
+
+    ``extra`` are plugin objects registered directly (tests use this instead of installing packages).
+    """
+    registry = Registry()
+    pm = make_plugin_manager()
+    sources: dict[str, Source] = {}
+    builtin_source = Source("referee", __version__)
+
+    def add(name: str, loader: Callable[[], Any], source: Source) -> None:
+        try:
+            plugin = loader()
+            pm.register(plugin, name=name)
+        except Exception as exc:  # noqa: BLE001 - a broken plugin must not stop the others
+            registry.errors.append(f"plugin {name!r} failed to load: {type(exc).__name__}: {exc}")
+            return
+        sources[name] = source
+
+    for module in builtins:
+        add(module, lambda m=module: importlib.import_module(m), builtin_source)
+    if entry_points:
+        for ep in _entry_points():
+            dist = ep.dist
+            source = Source(dist.name if dist else ep.value, dist.version if dist else "?")
+            add(ep.name, ep.load, source)
+    for i, plugin in enumerate(extra):
+        add(getattr(plugin, "__name__", f"extra-{i}"), lambda p=plugin: p, Source("(direct)", "-"))
+
+    for name, plugin in pm.list_name_plugin():
+        source = sources.get(name, builtin_source)
+        _call(registry, pm, plugin, name, "register_games", _game_registrar(registry, source))
+        _call(registry, pm, plugin, name, "register_bots", _bot_registrar(registry, source))
+    return registry
+
+
+def _call(registry: Registry, pm: pluggy.PluginManager, plugin: Any, name: str, hook: str,
+          register: Callable[..., None]) -> None:
+    """Call one plugin's implementation of one hook, so that a failing plugin is reported by name."""
+    for impl in getattr(pm.hook, hook).get_hookimpls():
+        if impl.plugin is not plugin:
+            continue
+        try:
+            impl.function(register=register)
+        except PluginError as exc:
+            registry.errors.append(f"plugin {name!r}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a broken plugin must not stop the others
+            registry.errors.append(f"plugin {name!r} failed in {hook}: {type(exc).__name__}: {exc}")
+
+
+def _game_registrar(registry: Registry, source: Source) -> Callable[[Game], None]:
+    def register(game: Game) -> None:
+        if not isinstance(game, Game):
+            raise PluginError(f"register_games got {game!r}, which is not a referee.engine.Game")
+        if game.id in registry.games:
+            raise PluginError(f"game {game.id!r} is already registered by {registry.games[game.id].source}")
+        registry.games[game.id] = GameEntry(game, source)
+
+    return register
+
+
+def _bot_registrar(registry: Registry, source: Source) -> Callable[..., None]:
+    def register(name: str, factory: Callable[[], Bot], *, description: str = "",
+                 games: Iterable[str] | None = None) -> None:
+        if not isinstance(name, str) or not name or ":" in name or "/" in name:
+            raise PluginError(f"bot name {name!r} is not valid (a plain word without ':' or '/')")
+        if not callable(factory):
+            raise PluginError(f"bot {name!r}: the factory is not callable")
+        if name in registry.bots:
+            raise PluginError(f"bot {name!r} is already registered by {registry.bots[name].source}")
+        registry.bots[name] = BotEntry(name, factory, description, tuple(games) if games is not None else None,
+                                       source)
+
+    return register

@@ -1,0 +1,136 @@
+"""Game records: the JSON file ``referee play --record`` writes and ``referee replay`` reads.
+
+A record holds (game, seats, seed, dealer, options, actions, faults, policy) and the result. Since a game
+is a pure function of the first five and the actions (C-5), replaying re-derives the result and checks it
+against the stored one. The format is a public contract: docs/RECORDS.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .engine import Game, State
+from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
+from .match import Fault, GameRecord, result_record
+
+__all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "read_record", "write_record", "replay"]
+
+FORMAT = "referee-record"
+VERSION = 1
+
+
+def record_to_dict(record: GameRecord) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": record.game,
+        "seats": record.seats,
+        "seed": record.seed,
+        "dealer": record.dealer,
+        "options": record.options,
+        "policy": record.policy,
+        "bots": record.bots,
+        "actions": record.actions,
+        "faults": [f.to_dict() for f in record.faults],
+        "result": record.result,
+    }
+
+
+def record_from_dict(data: Any) -> GameRecord:
+    """Read a record's fields; :class:`RecordError` names the first missing or mistyped one."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a referee record (format is {data.get('format')!r}, expected {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise RecordError(f"record version {data.get('version')!r} is not supported (this referee reads {VERSION})")
+
+    def get(key: str, kind: type | tuple[type, ...]) -> Any:
+        value = data.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise RecordError(f"record field {key!r} is missing or not a {getattr(kind, '__name__', kind)}")
+        return value
+
+    try:
+        faults = [Fault.from_dict(f) for f in get("faults", list)]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"record field 'faults' is malformed: {exc}") from None
+    actions = get("actions", list)
+    if not all(isinstance(a, str) for a in actions):
+        raise RecordError("record field 'actions' must be a list of action texts")
+    return GameRecord(
+        game=get("game", str),
+        seats=get("seats", int),
+        seed=get("seed", int),
+        dealer=get("dealer", int),
+        options=get("options", dict),
+        bots=[str(b) for b in get("bots", list)],
+        actions=actions,
+        faults=faults,
+        policy=get("policy", str),
+        result=get("result", dict),
+    )
+
+
+def write_record(record: GameRecord, path: str | Path) -> None:
+    try:
+        Path(path).write_text(json.dumps(record_to_dict(record), indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from None
+
+
+def read_record(path: str | Path) -> GameRecord:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"record {path} is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"record {path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    return record_from_dict(data)
+
+
+def replay(
+    record: GameRecord,
+    find_game: Callable[[str], Game],
+    listener: Callable[[State, list[dict[str, Any]]], None] | None = None,
+) -> GameRecord:
+    """Re-play a record; return it with the re-derived result.
+
+    :class:`RecordError` names the first action that is not legal, a record that stops before the end, or
+    the first result field that differs from the stored one.
+    """
+    game = find_game(record.game)
+    try:
+        state = game.new_state(record.seats, record.seed, record.options, dealer=record.dealer)
+    except RefereeError as exc:
+        raise RecordError(f"record cannot start its game: {exc}") from None
+    seen = 0
+    if listener:
+        listener(state, state.events(0, None))
+        seen = state.log_size
+    for i, text in enumerate(record.actions):
+        seat = state.to_act
+        if seat is None:
+            raise RecordError(f"action {i} ({text}): the game was already over")
+        try:
+            state.apply(state.parse_action(text))
+        except IllegalActionError as exc:
+            raise RecordError(f"action {i} differs: {exc}") from None
+        if listener:
+            listener(state, state.events(seen, None))
+            seen = state.log_size
+    if state.to_act is not None:
+        raise RecordError(f"the record stops after {len(record.actions)} actions; seat {state.to_act} is to act")
+    result = result_record(game, state, record.faults, record.policy)
+    for key, stored in record.result.items():
+        if key in result and result[key] != stored:
+            raise RecordError(f"result field {key!r} differs: the record says {stored!r}, the replay gives "
+                              f"{result[key]!r}")
+    return GameRecord(record.game, record.seats, record.seed, record.dealer, dict(state.options), record.bots,
+                      record.actions, record.faults, record.policy, result)
