@@ -180,11 +180,15 @@ class State(ABC):
     def apply(self, action: Action) -> None:
         """Apply one legal action; :class:`IllegalActionError` (state unchanged) for anything else."""
         legal = self.legal_actions()
-        if action not in legal:
-            seat = self.to_act
-            if seat is None:
-                raise IllegalActionError(f"{action} played after the game ended")
-            raise IllegalActionError(f"{action} is not legal for seat {seat} now (legal: {_brief(legal)})")
+        for candidate in legal:  # identity first: bots usually hand back one of the legal objects
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                seat = self.to_act
+                if seat is None:
+                    raise IllegalActionError(f"{action} played after the game ended")
+                raise IllegalActionError(f"{action} is not legal for seat {seat} now (legal: {_brief(legal)})")
         self._apply(action)
 
     def parse_action(self, text: str) -> Action:

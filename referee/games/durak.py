@@ -69,14 +69,14 @@ class _Tables:
         self.code[action] = indices
         return action
 
-    def _sets(self, kind: str) -> list[dict[int, tuple[tuple[int, Action], ...]]]:
+    def _sets(self, kind: str) -> list[list[dict[int, tuple[Action, ...]]]]:
         """``table[i][m]``: the same-rank sets whose lowest card is i and whose other cards come from the
         mask m (a subset of ``same_rank_above[i]``), as (size, action) in canonical order (C-7: a set
-        comes before the sets it is a prefix of, then element by element)."""
-        table = []
+        comes before the sets it is a prefix of, then element by element). ``table[k][i][m]`` keeps only the
+        sets of at most k cards (k = 0..6), for the cap of KZ-9/KZ-13 and the room of KZ-15."""
+        table: list[list[dict[int, tuple[Action, ...]]]] = [[{} for _ in range(self.size)] for _ in range(7)]
         for i in range(self.size):
             above = _bits(self.same_rank_above[i])
-            per_mask: dict[int, tuple[tuple[int, Action], ...]] = {}
             for choice in range(1 << len(above)):
                 mask = sum(1 << c for k, c in enumerate(above) if choice >> k & 1)
                 found: list[tuple[int, Action]] = []
@@ -88,8 +88,8 @@ class _Tables:
                             walk(chosen + (c,))
 
                 walk((i,))
-                per_mask[mask] = tuple(found)
-            table.append(per_mask)
+                for k in range(7):
+                    table[k][i][mask] = tuple(a for size, a in found if size <= k)
         return table
 
 
@@ -274,7 +274,7 @@ class DurakState(State):
         self.table_mask = 0
         self.rank_cards = 0  # every card of a table rank (KZ-10)
         self.attack_count = 0
-        self.uncovered = 0
+        self.open_mask = 0  # the uncovered attack cards
         self.phase = ATTACK
         self.log.append(("bout", attacker, (self.defender, self.cap)))
 
@@ -284,7 +284,7 @@ class DurakState(State):
         self.table_mask |= 1 << card
         self.rank_cards |= self.t.rank_mask[card % self.t.ranks]
         self.attack_count += 1
-        self.uncovered += 1
+        self.open_mask |= 1 << card
 
     def _eligible(self, seat: int) -> bool:
         """KZ-16: below the cap and holding a card of a table rank."""
@@ -313,7 +313,7 @@ class DurakState(State):
 
     def _end_bout(self, *, taken: bool) -> None:
         """KZ-18 … KZ-22 and the C-11 limit, checked once the bout is played out."""
-        a, d = self.attacker, self.defender
+        d = self.defender
         table_cards = tuple(card for e in self.table for card in (e[0], e[1]) if card >= 0)
         if taken:
             self.hands[d] |= self.table_mask
@@ -321,24 +321,21 @@ class DurakState(State):
         else:
             self.discard |= self.table_mask
             self.log.append(("discard", None, table_cards))
-        self.table = []
-        self.table_mask = 0
-        # KZ-19: A first, then the others clockwise from D's left, D last.
-        n = self.seats
-        order = [a] + [s for s in ((d + k) % n for k in range(1, n)) if self.active[s] and s != a] + [d]
-        stock = self.stock
-        for seat in order:
-            if not stock:
-                break
-            need = HAND - self.hands[seat].bit_count()
-            if need > 0:
-                drawn = tuple(stock.pop() for _ in range(min(need, len(stock))))
-                for card in drawn:
-                    self.hands[seat] |= 1 << card
-                self.log.append(("draw", seat, drawn))
+        # KZ-19: A first, then the others clockwise from D's left, D last: that is P (KZ-11), then D.
+        stock, hands, n = self.stock, self.hands, self.seats
+        if stock:
+            for seat in self.priority + [d]:
+                need = HAND - hands[seat].bit_count()
+                if need > 0:
+                    drawn = tuple(stock.pop() for _ in range(min(need, len(stock))))
+                    for card in drawn:
+                        hands[seat] |= 1 << card
+                    self.log.append(("draw", seat, drawn))
+                    if not stock:
+                        break
         # KZ-20: with the stock empty, everyone with no cards goes out together.
         if not stock:
-            group = tuple(s for s in range(n) if self.active[s] and not self.hands[s])
+            group = tuple(s for s in range(n) if self.active[s] and not hands[s])
             if group:
                 for s in group:
                     self.active[s] = False
@@ -389,18 +386,18 @@ class DurakState(State):
     def _generate(self) -> tuple[Action, ...]:
         t, phase = self.t, self.phase
         if phase == ATTACK:  # KZ-13: same-rank sets of at most cap cards
-            hand, cap, above = self.hands[self.attacker], self.cap, t.same_rank_above
-            out = []
+            hand, above, sets = self.hands[self.attacker], t.same_rank_above, t.attack[self.cap]
+            out: list[Action] = []
             for i in _bits(hand):
-                out.extend(a for size, a in t.attack[i][hand & above[i]] if size <= cap)
+                out += sets[i][hand & above[i]]
             return tuple(out)
         if phase == DEFEND:  # KZ-14, KZ-15, KZ-17
             hand = self.hands[self.defender]
             out = []
-            for a in sorted(e[0] for e in self.table if e[1] < 0):
+            for a in _bits(self.open_mask):
                 row = t.defend[a]
                 out.extend(row[c] for c in _bits(hand & self.beaten_by[a]))
-            if self.transfer and self.uncovered == self.attack_count:
+            if self.transfer and self.open_mask.bit_count() == self.attack_count:
                 out.extend(self._transfers(hand))
             out.append(TAKE)
             return tuple(out)
@@ -421,10 +418,12 @@ class DurakState(State):
         room = min(MAX_ATTACK, self.hands[nxt].bit_count()) - self.attack_count
         if room <= 0:
             return []
+        room = min(room, MAX_ATTACK)
         mine = hand & t.rank_mask[rank]
-        out = []
+        out: list[Action] = []
+        sets = t.transfer[room]
         for i in _bits(mine):
-            out.extend(a for size, a in t.transfer[i][mine & t.same_rank_above[i]] if size <= room)
+            out += sets[i][mine & t.same_rank_above[i]]
         return out
 
     def _apply(self, action: Action) -> None:
@@ -447,9 +446,9 @@ class DurakState(State):
                 self.hands[seat] &= ~(1 << c)
                 self.table_mask |= 1 << c
                 self.rank_cards |= self.t.rank_mask[c % self.t.ranks]
-                self.uncovered -= 1
+                self.open_mask &= ~(1 << a)
                 self.log.append(("defend", seat, (a, c)))
-                if not self.uncovered and not self._walk(0, OFFER):  # KZ-16: a new walk from P[0]
+                if not self.open_mask and not self._walk(0, OFFER):  # KZ-16: a new walk from P[0]
                     self._end_bout(taken=False)
             elif kind == "transfer":  # KZ-15
                 for card in code:
