@@ -18,3 +18,9 @@ class FirstBot(BotBase):
 
     def act(self, decision: Decision) -> Action:
         return decision.legal[0]
+
+
+if __name__ == "__main__":  # python -m bots.first: the same bot over the protocol (docs/PROTOCOL.md)
+    from protocol.sdk import run_bot
+
+    raise SystemExit(run_bot(FirstBot()))

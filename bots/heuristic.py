@@ -247,3 +247,9 @@ def _cover_plan(options: dict[Card, list[Card]], view: _View) -> dict[Card, Card
 
 def _pass(legal: Sequence[Action]) -> Action:
     return next(a for a in legal if a.kind == "pass")
+
+
+if __name__ == "__main__":  # python -m bots.heuristic: the same bot over the protocol (docs/PROTOCOL.md)
+    from protocol.sdk import run_bot
+
+    raise SystemExit(run_bot(HeuristicBot(), games=["kazaki", "durak"]))

@@ -30,3 +30,9 @@ class RandomBot(BotBase):
     def act(self, decision: Decision) -> Action:
         legal = decision.legal
         return legal[self.rng.randrange(len(legal))]
+
+
+if __name__ == "__main__":  # python -m bots.random: the same bot over the protocol (docs/PROTOCOL.md)
+    from protocol.sdk import run_bot
+
+    raise SystemExit(run_bot(RandomBot()))

@@ -18,6 +18,7 @@ from tabulate import tabulate
 
 from .engine import Game, State
 from .errors import ConfigError, RefereeError
+from .botspec import check_supports, parse_spec
 from .match import POLICIES, GameRecord, play_game
 from .plugins import Registry, load_registry
 from .record import read_record, record_to_dict, replay, write_record
@@ -127,7 +128,7 @@ def _summary(record: GameRecord) -> dict[str, Any]:
         faults.setdefault(f.seat, []).append({"kind": f.kind, "decision": f.decision, "message": f.message})
     seats = [
         {"seat": s, "bot": record.bots[s], "place": result["places"][s], "score": result["scores"][s],
-         "faults": faults.get(s, [])}
+         "faults": faults.get(s, []), "stderr": record.stderr.get(s, "")}
         for s in range(record.seats)
     ]
     return {
@@ -154,6 +155,12 @@ def _print_result(record: GameRecord, json_out: bool) -> None:
     rows = [[s["seat"], s["bot"], s["place"], s["score"],
              ", ".join(f"{f['kind']}@{f['decision']}" for f in s["faults"]) or "-"] for s in summary["seats"]]
     typer.echo(tabulate(rows, headers=["seat", "bot", "place", "score", "faults"]))
+    for seat in summary["seats"]:
+        if seat["faults"] and seat["stderr"]:
+            tail = seat["stderr"].rstrip().splitlines()[-5:]
+            typer.echo(f"seat {seat['seat']} ({seat['bot']}) stderr, last lines:")
+            for line in tail:
+                typer.echo(f"  | {line}")
     extra = []
     result = record.result
     if result.get("aborted"):
@@ -168,11 +175,17 @@ def _print_result(record: GameRecord, json_out: bool) -> None:
 @app.command()
 def play(
     game: str = typer.Argument(..., help="Game id (see 'referee games')."),
-    bot: list[str] = typer.Option(..., "--bot", "-b", help="A bot per seat, in seat order (see 'referee bots')."),
+    bot: list[str] = typer.Option(
+        ..., "--bot", "-b",
+        help="A bot per seat, in seat order: a registered name (see 'referee bots'), 'cmd:COMMAND ARGS', "
+             "or the path of an executable.",
+    ),
     seed: Optional[int] = typer.Option(None, help="Deal seed (0..2^64-1); drawn and printed when omitted."),
     option: list[str] = typer.Option([], "--option", "-o", help="A game option as KEY=VALUE; repeatable."),
     dealer: int = typer.Option(0, help="Seat of the first dealer."),
     on_fault: str = typer.Option("forfeit", "--on-fault", help=f"Fault policy: {' or '.join(POLICIES)}."),
+    move_time: int = typer.Option(1000, "--move-time", min=1, help="Per-move time limit of program bots, ms."),
+    time_bank: int = typer.Option(0, "--time-bank", min=0, help="Extra time per game for program bots, ms."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) to this file."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
@@ -189,14 +202,19 @@ def play(
         if not chosen.min_seats <= len(bot) <= chosen.max_seats:
             raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
                               f"seat), got {len(bot)}")
-        entries = [registry.bot(spec) for spec in bot]
-        for entry in entries:
-            if not entry.supports(game):
-                raise ConfigError(f"bot {entry.name!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
+        specs = [parse_spec(spec, registry) for spec in bot]
         if seed is None:
             seed = secrets.randbits(32)
             typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
-        players = [entry.factory() for entry in entries]
+        players = []
+        try:
+            for spec in specs:
+                players.append(spec.make(registry, move_time=move_time / 1000, time_bank=time_bank / 1000))
+                check_supports(players[-1], spec, game)
+        except BaseException:
+            for player in players:
+                player.close()
+            raise
         out = sys.stderr if json_out else sys.stdout
         try:
             result = play_game(chosen, players, seed=seed, options=options, dealer=dealer, policy=on_fault,

@@ -22,7 +22,9 @@ from .errors import BotError, ConfigError, IllegalActionError
 __all__ = ["Fault", "GameRecord", "POLICIES", "apply_policy", "bot_seed", "default_action", "play_game"]
 
 POLICIES = ("forfeit", "continue")
-_FINAL_FAULTS = ("crash", "stall")  # C-7: such a bot is not asked again in this game
+# C-7: a bot that crashed or stalled is not asked again in this game. A bot that sent malformed or oversized
+# data is treated the same way: its stream cannot be trusted any more, and its process has been killed.
+_FINAL_FAULTS = ("crash", "stall", "malformed", "oversized")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,8 @@ class GameRecord:
     faults: list[Fault] = field(default_factory=list)
     policy: str = "forfeit"
     result: dict[str, Any] = field(default_factory=dict)
+    #: seat → what the bot wrote on stderr during this game (bots in other processes; capped)
+    stderr: dict[int, str] = field(default_factory=dict)
 
     @property
     def decisions(self) -> int:
@@ -185,13 +189,18 @@ def play_game(
             listener(state, state.events(seen, None))
             seen = state.log_size
     result = result_record(game, state, faults, policy)
+    stderr: dict[int, str] = {}
     for seat, bot in enumerate(bots):
         try:
             bot.game_over(result)
         except Exception:  # noqa: BLE001,S110 - the game is over; a bot failing now changes nothing
             pass
+        take = getattr(bot, "take_stderr", None)
+        text = take() if take else ""
+        if text:
+            stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
-                      actions, faults, policy, result)
+                      actions, faults, policy, result, stderr)
 
 
 def _fault(seat: int, decision: int, exc: BaseException) -> Fault:

@@ -35,6 +35,7 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "actions": record.actions,
         "faults": [f.to_dict() for f in record.faults],
         "result": record.result,
+        "stderr": {str(seat): text for seat, text in record.stderr.items()},
     }
 
 
@@ -71,6 +72,7 @@ def record_from_dict(data: Any) -> GameRecord:
         faults=faults,
         policy=get("policy", str),
         result=get("result", dict),
+        stderr={int(k): str(v) for k, v in (data.get("stderr") or {}).items() if str(k).isdigit()},
     )
 
 
@@ -133,4 +135,4 @@ def replay(
             raise RecordError(f"result field {key!r} differs: the record says {stored!r}, the replay gives "
                               f"{result[key]!r}")
     return GameRecord(record.game, record.seats, record.seed, record.dealer, dict(state.options), record.bots,
-                      record.actions, record.faults, record.policy, result)
+                      record.actions, record.faults, record.policy, result, record.stderr)

@@ -1,0 +1,190 @@
+"""The referee's side of the wire: a bot in another process, seen through the in-process Bot interface.
+
+:class:`RemoteBot` starts its process once and reuses it for many games. It performs the handshake, sends
+``new_game``, one ``request`` per decision and ``game_over``, and turns every misbehaviour into a typed
+error (C-7): ``timeout`` (no answer by the deadline), ``stall`` (``stall_after`` timeouts in a row, or it
+stopped reading), ``crash`` (the process died), ``malformed``/``oversized`` (bad frames). After anything but
+a timeout the process is killed; the next game starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Mapping
+
+from .actions import Action
+from .bot import BotBase, Decision, GameInfo
+from .errors import BotCrashed, BotError, BotStalled, BotTimeout, ProtocolViolation
+from .transport import Transport
+from .wire import PROTOCOL_VERSIONS, bye, game_over, hello, new_game, request
+
+__all__ = ["RemoteBot", "LATENCY_GRACE"]
+
+#: Added to every announced deadline for the pipe and scheduling latency, in seconds.
+LATENCY_GRACE = 0.05
+
+
+class RemoteBot(BotBase):
+    """A bot behind a :class:`Transport`; ``connect`` starts a new connection (process) when needed."""
+
+    def __init__(self, connect: Callable[[], Transport], *, name: str, move_time: float = 1.0,
+                 time_bank: float = 0.0, handshake_time: float = 5.0, stall_after: int = 3,
+                 referee: str = "referee") -> None:
+        self.name = name
+        self.connect = connect
+        self.move_time = move_time
+        self.time_bank = time_bank
+        self.handshake_time = handshake_time
+        self.stall_after = stall_after
+        self.referee = referee
+        self.transport: Transport | None = None
+        self.starts = 0
+        self.version: int | None = None
+        self.bot_name: str | None = None
+        self.games: list[str] | None = None
+        self._id = 0
+        self._games_played = 0
+        self._bank = time_bank
+        self._timeouts_in_row = 0
+        self._stderr = ""
+        self._start_error: BotError | None = None
+
+    # ------------------------------------------------------------------------------------ connection
+
+    def start(self) -> None:
+        """Start the process and shake hands (raises a typed BotError on failure)."""
+        self._drop()
+        self.transport = self.connect()
+        self.starts += 1
+        deadline = time.monotonic() + self.handshake_time
+        try:
+            self.transport.send(hello(PROTOCOL_VERSIONS, self.referee), deadline)
+            while True:
+                reply = self.transport.receive(deadline)
+                kind = reply.get("type")
+                if kind == "error":
+                    raise BotCrashed(f"bot refused the handshake: {str(reply.get('message', ''))[:200]}")
+                if kind == "hello":
+                    break  # anything else before the hello is ignored, as unknown messages are
+            self._accept_hello(reply)
+            self._start_error = None
+        except BotTimeout:
+            self._drop()
+            self._start_error = BotTimeout("no hello within the handshake time")
+            raise self._start_error from None
+        except BotError as exc:
+            self._drop()
+            self._start_error = exc
+            raise
+
+    def _accept_hello(self, reply: Mapping[str, Any]) -> None:
+        version, name, games = reply.get("version"), reply.get("name"), reply.get("games")
+        if not isinstance(version, int) or isinstance(version, bool) or version not in PROTOCOL_VERSIONS:
+            raise ProtocolViolation(f"hello picks version {version!r}, not one of {list(PROTOCOL_VERSIONS)}")
+        if not isinstance(name, str) or not name:
+            raise ProtocolViolation("hello must carry a non-empty 'name'")
+        if games is not None and not (isinstance(games, list) and all(isinstance(g, str) for g in games)):
+            raise ProtocolViolation("hello 'games' must be a list of game ids")
+        self.version, self.bot_name, self.games = version, name, games
+
+    def _drop(self) -> None:
+        """Kill the process (if any) and keep its last stderr for this game's record."""
+        if self.transport is not None:
+            self.transport.close()
+            self._stderr += self.transport.take_stderr()
+            self.transport = None
+
+    @property
+    def alive(self) -> bool:
+        return self.transport is not None and self.transport.alive
+
+    def take_stderr(self) -> str:
+        """The bot's stderr since the last call, capped (see ProcessTransport)."""
+        text = self._stderr + (self.transport.take_stderr() if self.transport else "")
+        self._stderr = ""
+        return text
+
+    # ---------------------------------------------------------------------------------- Bot interface
+
+    def new_game(self, info: GameInfo) -> None:
+        if self._start_error is not None:  # a start that failed just before this game is not retried now
+            error, self._start_error = self._start_error, None
+            raise error
+        if not self.alive:
+            self.start()
+        assert self.transport is not None
+        self._bank = self.time_bank
+        self._timeouts_in_row = 0
+        self._games_played += 1
+        message = new_game(game=info.game, options=dict(info.options), seat=info.seat, seats=info.seats,
+                           teams=[list(t) for t in info.teams] if info.teams else None,
+                           bot_seed=info.bot_seed, game_no=self._games_played)
+        self._guard(lambda: self.transport.send(message, time.monotonic() + self.handshake_time))  # type: ignore[union-attr]
+
+    def act(self, decision: Decision) -> Action | str:
+        if not self.alive:
+            raise BotCrashed("bot process is gone")
+        self._id += 1
+        rid = self._id
+        allowed = self.move_time + self._bank
+        legal_texts = [a.text for a in decision.legal]
+        message = request(id=rid, observation=decision.observation, legal=legal_texts,
+                          deadline_ms=int(allowed * 1000))
+        start = time.monotonic()
+        deadline = start + allowed + LATENCY_GRACE
+        reply = self._guard(lambda: self._exchange(message, rid, deadline))
+        used = time.monotonic() - start
+        if self._bank:
+            self._bank = max(0.0, self._bank - max(0.0, used - self.move_time))
+        self._timeouts_in_row = 0
+        text = reply.get("action")
+        if not isinstance(text, str):
+            self._drop()
+            raise ProtocolViolation(f"reply {rid} has no 'action' string")
+        for action in decision.legal:
+            if action.text == text:
+                return action
+        return text  # not legal: the runner records an 'illegal' fault
+
+    def _exchange(self, message: dict[str, Any], rid: int, deadline: float) -> Mapping[str, Any]:
+        assert self.transport is not None
+        self.transport.send(message, deadline)
+        while True:
+            reply = self.transport.receive(deadline)
+            if reply.get("type") == "action" and reply.get("id") == rid:
+                return reply
+            # Unknown types are ignored; an action with another id is a late answer to an old request.
+
+    def _guard(self, call: Callable[[], Any]) -> Any:
+        """Run one exchange; map timeouts to stalls after ``stall_after`` in a row; drop broken bots."""
+        try:
+            return call()
+        except BotTimeout as exc:
+            self._timeouts_in_row += 1
+            if self._timeouts_in_row >= self.stall_after:
+                self._drop()
+                raise BotStalled(f"{self._timeouts_in_row} timeouts in a row") from None
+            raise exc
+        except BotError:
+            self._drop()
+            raise
+
+    def game_over(self, result: Mapping[str, Any]) -> None:
+        if self.alive:
+            assert self.transport is not None
+            try:
+                self.transport.send(game_over(dict(result)), time.monotonic() + self.handshake_time)
+            except BotError:
+                self._drop()
+
+    def close(self) -> None:
+        """Say bye, give the bot 2 s to exit, then kill its process group."""
+        if self.transport is None:
+            return
+        if self.transport.alive:
+            try:
+                self.transport.send(bye(), time.monotonic() + 1.0)
+            except BotError:
+                pass
+        self.transport.close(grace=2.0)
+        self.transport = None

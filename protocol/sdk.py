@@ -1,0 +1,127 @@
+"""The Python SDK for bots: write a function, the SDK speaks the protocol.
+
+A complete bot::
+
+    from protocol.sdk import run
+
+    def act(observation, legal):
+        # observation: the wire-form dict of docs/WIRE.md; legal: the legal actions (canonical order)
+        takes = [a for a in legal if a.kind == "take"]
+        return takes[0] if takes else legal[0]
+
+    if __name__ == "__main__":
+        raise SystemExit(run(act, name="stubborn"))
+
+:func:`run` does the handshake, answers every request with the function's choice (an Action or its text),
+ignores unknown messages and exits on ``bye`` or end of input. Anything the bot prints goes to stderr, so it
+cannot corrupt the protocol stream. :func:`run_bot` does the same for an object with the in-process
+:class:`~protocol.bot.Bot` interface (the built-in bots use it: ``python -m bots.random``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable, Iterator, Sequence
+
+from .actions import Action
+from .bot import Bot, BotBase, Decision, GameInfo
+from .wire import PROTOCOL_VERSIONS, FrameDecoder, pack
+
+__all__ = ["run", "run_bot", "LegalActions"]
+
+_MAX_INCOMING = 16 * 1024 * 1024  # referee frames (observations) are far smaller
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a request, parsed only when looked at."""
+
+    __slots__ = ("texts", "_parsed")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self._parsed: list[Action | None] = [None] * len(texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def, override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self.texts)))]
+        action = self._parsed[i]
+        if action is None:
+            action = self._parsed[i] = Action.parse(self.texts[i])
+        return action
+
+    def __iter__(self) -> Iterator[Action]:
+        return (self[i] for i in range(len(self.texts)))
+
+
+class _FunctionBot(BotBase):
+    def __init__(self, act: Callable[[dict[str, Any], LegalActions], Action | str], name: str) -> None:
+        self.name = name
+        self._act = act
+
+    def act(self, decision: Decision) -> Action:
+        return self._act(decision.observation, decision.legal)  # type: ignore[arg-type, return-value]
+
+
+def run(act: Callable[[dict[str, Any], LegalActions], Action | str], *, name: str,
+        games: list[str] | None = None) -> int:
+    """Run a bot given as a function ``act(observation, legal) -> action`` until the referee is done.
+
+    Returns the exit status: 0, or 2 when the referee offers no protocol version this SDK speaks.
+    """
+    return run_bot(_FunctionBot(act, name), games=games)
+
+
+def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout: int = 1) -> int:
+    """Serve one referee over the file descriptors ``stdin``/``stdout`` with an in-process bot.
+
+    Returns the exit status (0, or 2 when there is no common protocol version)."""
+    if stdout == 1:
+        out = os.fdopen(os.dup(1), "wb", buffering=0)
+        sys.stdout = sys.stderr  # stray prints must not corrupt the protocol stream
+    else:
+        out = os.fdopen(stdout, "wb", buffering=0, closefd=False)
+
+    def send(message: dict[str, Any]) -> None:
+        out.write(pack(message))
+
+    decoder = FrameDecoder(_MAX_INCOMING)
+    seat = 0
+    while True:
+        data = os.read(stdin, 1 << 16)
+        if not data:
+            return 0  # end of input: the referee is gone
+        for message in decoder.feed(data):
+            kind = message.get("type")
+            if kind == "request":
+                legal = LegalActions(list(message.get("legal", [])))
+                observation = message.get("observation", {})
+                choice = bot.act(Decision(seat, legal, lambda o=observation: o))
+                send({"type": "action", "id": message.get("id"),
+                      "action": choice.text if isinstance(choice, Action) else str(choice)})
+            elif kind == "new_game":
+                seat = int(message.get("seat", 0))
+                teams = message.get("teams")
+                bot.new_game(GameInfo(
+                    game=str(message.get("game")), options=message.get("options") or {}, seat=seat,
+                    seats=int(message.get("seats", 0)),
+                    teams=tuple(tuple(t) for t in teams) if teams else None,
+                    bot_seed=int(message.get("bot_seed", 0)),
+                ))
+            elif kind == "game_over":
+                bot.game_over(message.get("result") or {})
+            elif kind == "hello":
+                offered = [v for v in message.get("versions", []) if v in PROTOCOL_VERSIONS]
+                if not offered:
+                    send({"type": "error", "message": f"no common protocol version (I speak "
+                                                      f"{list(PROTOCOL_VERSIONS)}, offered "
+                                                      f"{message.get('versions')})"})
+                    return 2
+                send({"type": "hello", "version": max(offered), "name": bot.name, "games": games})
+            elif kind == "bye":
+                bot.close()
+                return 0
+            # unknown message types are ignored (docs/PROTOCOL.md)

@@ -1,0 +1,238 @@
+"""Transports: how frames reach a bot and come back.
+
+:class:`ProcessTransport` runs the bot as a child process in its own process group and talks over its
+stdin/stdout; every read and write is bounded by a deadline and every frame by a size. Its stderr is drained
+by a thread into a capped buffer. :class:`MockTransport` scripts the other side for tests (no processes).
+Both raise only the typed errors of :mod:`protocol.errors`.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+from typing import Any, Callable, Protocol, Sequence
+
+from .errors import BotCrashed, BotStalled, BotTimeout, ConfigError, ProtocolViolation
+from .wire import MAX_FRAME, FrameDecoder, pack
+
+__all__ = ["Transport", "ProcessTransport", "MockTransport", "STDERR_CAP"]
+
+#: How much of a bot's stderr is kept (the most recent bytes).
+STDERR_CAP = 64 * 1024
+_READ_CHUNK = 65536
+
+
+class Transport(Protocol):
+    """One connection to one bot. Deadlines are ``time.monotonic()`` values."""
+
+    def send(self, message: dict[str, Any], deadline: float) -> None: ...
+
+    def receive(self, deadline: float) -> dict[str, Any]: ...
+
+    def close(self, grace: float = 0.0) -> int | None: ...
+
+    @property
+    def alive(self) -> bool: ...
+
+    def take_stderr(self) -> str: ...
+
+
+class _StderrTail:
+    """The last ``cap`` bytes a process wrote to stderr, filled by a daemon thread."""
+
+    def __init__(self, stream: Any, cap: int) -> None:
+        self.cap = cap
+        self._buf = bytearray()
+        self._dropped = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _drain(self, stream: Any) -> None:
+        fd = stream.fileno()
+        while True:
+            try:
+                data = os.read(fd, _READ_CHUNK)
+            except OSError:
+                break
+            if not data:
+                break
+            with self._lock:
+                self._buf += data
+                if len(self._buf) > self.cap:
+                    excess = len(self._buf) - self.cap
+                    self._dropped += excess
+                    del self._buf[:excess]
+        stream.close()
+
+    def take(self) -> str:
+        """The captured text since the last call (then cleared)."""
+        with self._lock:
+            data, dropped = bytes(self._buf), self._dropped
+            self._buf.clear()
+            self._dropped = 0
+        text = data.decode("utf-8", "replace")
+        return f"[… {dropped} earlier bytes dropped]\n{text}" if dropped else text
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+
+class ProcessTransport:
+    """A bot process: ``argv`` run without a shell, in a new session (its own process group)."""
+
+    def __init__(self, argv: Sequence[str], *, max_frame: int = MAX_FRAME, stderr_cap: int = STDERR_CAP,
+                 cwd: str | None = None, env: dict[str, str] | None = None) -> None:
+        self.argv = list(argv)
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=True, cwd=cwd, env=env, bufsize=0,
+            )
+        except OSError as exc:
+            raise ConfigError(f"cannot start bot {' '.join(self.argv)!r}: {exc.strerror or exc}") from None
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._decoder = FrameDecoder(max_frame)
+        self._pending: list[dict[str, Any]] = []
+        self._stderr = _StderrTail(self.proc.stderr, stderr_cap)
+        self._closed = False
+        self.bytes_in = 0
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def alive(self) -> bool:
+        return not self._closed and self.proc.poll() is None
+
+    def _crashed(self, what: str) -> BotCrashed:
+        code = self.proc.poll()
+        if code is None:
+            try:
+                code = self.proc.wait(0.2)
+            except subprocess.TimeoutExpired:
+                code = None
+        status = f"exit code {code}" if code is not None and code >= 0 else (
+            f"killed by signal {-code}" if code is not None else "still running")
+        return BotCrashed(f"bot {what} ({status})")
+
+    def send(self, message: dict[str, Any], deadline: float) -> None:
+        if self._closed:
+            raise BotCrashed("bot connection is closed")
+        data = memoryview(pack(message))
+        while data:
+            try:
+                written = os.write(self._in, data)
+                data = data[written:]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._crashed("closed its stdin") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BotStalled("bot stopped reading its stdin")
+            _wait(self._in, select.POLLOUT, left)
+
+    def receive(self, deadline: float) -> dict[str, Any]:
+        while not self._pending:
+            try:
+                data = os.read(self._out, _READ_CHUNK)
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BotTimeout("no answer before the deadline") from None
+                _wait(self._out, select.POLLIN, left)
+                continue
+            if not data:
+                raise self._crashed("closed its stdout")
+            self.bytes_in += len(data)
+            self._pending.extend(self._decoder.feed(data))
+        return self._pending.pop(0)
+
+    def take_stderr(self) -> str:
+        return self._stderr.take()
+
+    def close(self, grace: float = 0.0) -> int | None:
+        """Wait up to ``grace`` seconds for the process to exit, then kill its whole process group."""
+        if self._closed:
+            return self.proc.returncode
+        self._closed = True
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        try:
+            self.proc.wait(grace) if grace > 0 else None
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)  # the bot and anything it started
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            code = self.proc.wait(5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
+            code = None
+        self._stderr.join(1.0)
+        return code
+
+
+def _wait(fd: int, event: int, seconds: float) -> None:
+    poller = select.poll()
+    poller.register(fd, event | select.POLLHUP | select.POLLERR)
+    poller.poll(max(0.0, seconds) * 1000)
+
+
+class MockTransport:
+    """A scripted bot for protocol unit tests (no process).
+
+    ``handler(message)`` gets each frame the referee sends and returns the frames the bot answers with (or
+    raises one of the typed errors to simulate a fault). Sent frames are kept in ``sent``.
+    """
+
+    def __init__(self, handler: Callable[[dict[str, Any]], list[dict[str, Any]] | None]) -> None:
+        self.handler = handler
+        self.sent: list[dict[str, Any]] = []
+        self._queue: list[dict[str, Any] | Exception] = []
+        self._closed = False
+        self.stderr = ""
+
+    @property
+    def alive(self) -> bool:
+        return not self._closed
+
+    def send(self, message: dict[str, Any], deadline: float) -> None:
+        if self._closed:
+            raise BotCrashed("bot connection is closed")
+        self.sent.append(message)
+        try:
+            self._queue.extend(self.handler(message) or [])
+        except (BotCrashed, BotStalled, BotTimeout, ProtocolViolation) as exc:
+            self._queue.append(exc)
+
+    def receive(self, deadline: float) -> dict[str, Any]:
+        if not self._queue:
+            raise BotTimeout("no answer before the deadline")
+        item = self._queue.pop(0)
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    def take_stderr(self) -> str:
+        text, self.stderr = self.stderr, ""
+        return text
+
+    def close(self, grace: float = 0.0) -> int | None:
+        self._closed = True
+        return 0

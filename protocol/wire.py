@@ -1,0 +1,110 @@
+"""Framing and messages of the bot protocol (docs/PROTOCOL.md).
+
+The stream in each direction is a bare sequence of msgpack maps: msgpack is self-delimiting, so no length
+prefix is needed. Every message is a map with a ``type`` key. :class:`FrameDecoder` turns the bytes a peer
+wrote into maps and enforces the bounds: a frame larger than ``max_frame`` is *oversized*; anything that is
+not a msgpack map (text printed on stdout, garbage bytes, a bare number) is *malformed*.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from .errors import ProtocolViolation
+
+__all__ = [
+    "PROTOCOL_VERSIONS",
+    "MAX_FRAME",
+    "FrameDecoder",
+    "pack",
+    "hello",
+    "new_game",
+    "request",
+    "game_over",
+    "bye",
+]
+
+#: The protocol versions this side speaks, newest last.
+PROTOCOL_VERSIONS = (1,)
+#: The largest frame a bot may send, in bytes (referee frames are small too, but not bounded by this).
+MAX_FRAME = 64 * 1024
+
+
+def pack(message: dict[str, Any]) -> bytes:
+    """One frame: the msgpack encoding of a map (str as str, bytes as bin)."""
+    return msgpack.packb(message, use_bin_type=True)
+
+
+class FrameDecoder:
+    """Incremental decoder: ``feed`` bytes as they arrive, get back every complete map.
+
+    Memory stays bounded: at most a few frames are ever buffered.
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._unpacker = msgpack.Unpacker(
+            raw=False, strict_map_key=False, max_buffer_size=4 * max_frame,
+            max_str_len=max_frame, max_bin_len=max_frame, max_array_len=max_frame, max_map_len=max_frame,
+        )
+        self._offset = 0
+
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        """Add bytes; return the maps they complete. :class:`ProtocolViolation` on bad data."""
+        try:
+            self._unpacker.feed(data)
+        except msgpack.BufferFull:
+            raise ProtocolViolation(f"frame larger than {self.max_frame} bytes", kind="oversized") from None
+        frames = []
+        while True:
+            try:
+                obj = self._unpacker.unpack()
+            except msgpack.OutOfData:
+                break
+            except ValueError as exc:
+                if "exceeds max" in str(exc):
+                    raise ProtocolViolation(f"frame larger than {self.max_frame} bytes",
+                                            kind="oversized") from None
+                raise ProtocolViolation(f"undecodable msgpack data ({exc or type(exc).__name__})") from None
+            except Exception as exc:  # noqa: BLE001 - msgpack raises a few unrelated types on bad input
+                raise ProtocolViolation(f"undecodable msgpack data ({type(exc).__name__})") from None
+            end = self._unpacker.tell()
+            size, self._offset = end - self._offset, end
+            if size > self.max_frame:
+                raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}", kind="oversized")
+            if not isinstance(obj, dict):
+                raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
+            frames.append(obj)
+        return frames
+
+
+def _describe(obj: object) -> str:
+    text = repr(obj)
+    return f"{type(obj).__name__} {text[:40]}{'…' if len(text) > 40 else ''}"
+
+
+# ---------------------------------------------------------------------------- referee → bot messages
+
+
+def hello(versions: tuple[int, ...] = PROTOCOL_VERSIONS, referee: str = "referee") -> dict[str, Any]:
+    return {"type": "hello", "versions": list(versions), "referee": referee}
+
+
+def new_game(*, game: str, options: dict[str, Any], seat: int, seats: int,
+             teams: list[list[int]] | None, bot_seed: int, game_no: int) -> dict[str, Any]:
+    return {"type": "new_game", "game": game, "options": options, "seat": seat, "seats": seats, "teams": teams,
+            "bot_seed": bot_seed, "game_no": game_no}
+
+
+def request(*, id: int, observation: dict[str, Any], legal: list[str], deadline_ms: int) -> dict[str, Any]:
+    return {"type": "request", "id": id, "observation": observation, "legal": legal, "deadline_ms": deadline_ms}
+
+
+def game_over(result: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "game_over", "result": result}
+
+
+def bye() -> dict[str, Any]:
+    return {"type": "bye"}

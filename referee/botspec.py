@@ -1,0 +1,96 @@
+"""Bot SPECs: how a bot is named wherever one is asked for (``--bot``).
+
+- a registered name: ``random``, ``heuristic``, a plugin's bot (in-process);
+- ``cmd:COMMAND ARGS``: a program, split like a shell would (``shlex``) and run without a shell;
+- a path to an executable file: ``./mybot``, ``bots/examples/js/bot.js`` (if executable).
+
+Programs speak the protocol of docs/PROTOCOL.md; a process is started once and reused across games.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from protocol.bot import Bot
+from protocol.errors import BotError
+from protocol.remote import RemoteBot
+from protocol.transport import ProcessTransport
+
+from . import __version__
+from .errors import ConfigError
+from .plugins import Registry
+
+__all__ = ["BotSpec", "check_supports", "parse_spec"]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A resolved SPEC: a display name and how to make the bot."""
+
+    spec: str
+    name: str
+    argv: tuple[str, ...] | None  # None: an in-process registered bot
+    registered_games: tuple[str, ...] | None = None
+
+    def make(self, registry: Registry, *, move_time: float = 1.0, time_bank: float = 0.0) -> Bot:
+        if self.argv is None:
+            return registry.bot(self.name).factory()
+        argv = list(self.argv)
+        return RemoteBot(lambda: ProcessTransport(argv), name=self.name, move_time=move_time,
+                         time_bank=time_bank, referee=f"referee/{__version__}")
+
+
+def parse_spec(spec: str, registry: Registry) -> BotSpec:
+    """Resolve a SPEC; :class:`ConfigError` with a hint when it names nothing."""
+    if spec.startswith("cmd:"):
+        try:
+            argv = shlex.split(spec[4:])
+        except ValueError as exc:
+            raise ConfigError(f"bot {spec!r}: cannot split the command ({exc})") from None
+        if not argv:
+            raise ConfigError(f"bot {spec!r}: 'cmd:' needs a command, like 'cmd:python3 mybot.py'")
+        return BotSpec(spec, _display_name(argv), tuple(argv))
+    if spec in registry.bots:
+        entry = registry.bots[spec]
+        return BotSpec(spec, spec, None, entry.games)
+    path = Path(spec)
+    if os.sep in spec or path.exists():
+        if not path.is_file():
+            raise ConfigError(f"bot {spec!r}: no such file")
+        if not os.access(path, os.X_OK):
+            raise ConfigError(f"bot {spec!r} is not executable (chmod +x it, or use 'cmd:INTERPRETER {spec}')")
+        return BotSpec(spec, path.stem, (str(path.resolve()),))
+    known = ", ".join(sorted(registry.bots)) or "none"
+    raise ConfigError(f"unknown bot {spec!r}: not a registered bot ({known}), not 'cmd:COMMAND', "
+                      f"and no such file")
+
+
+def _display_name(argv: list[str]) -> str:
+    """A short name for a command: the module of ``-m MODULE``, else the first script-like argument's stem,
+    else the program's name (``python3 -m bots.random`` → ``bots.random``, ``node bot.js`` → ``bot``)."""
+    if "-m" in argv[:-1]:
+        return argv[argv.index("-m") + 1]
+    for arg in argv[1:]:
+        if not arg.startswith("-") and ("/" in arg or Path(arg).suffix):
+            return Path(arg).stem
+    return Path(argv[0]).name
+
+
+def check_supports(bot: Bot, spec: BotSpec, game: str) -> None:
+    """Refuse a bot that says it does not play ``game`` (remote bots say so in their hello)."""
+    if spec.argv is None:
+        if spec.registered_games is not None and game not in spec.registered_games:
+            raise ConfigError(f"bot {spec.name!r} does not play {game} (it plays: "
+                              f"{', '.join(spec.registered_games)})")
+        return
+    assert isinstance(bot, RemoteBot)
+    try:
+        if not bot.alive:
+            bot.start()
+    except BotError:
+        return  # a bot that cannot start is a fault of the game (C-7), recorded when it is played
+    if bot.games is not None and game not in bot.games:
+        raise ConfigError(f"bot {spec.spec!r} does not play {game} (it plays: {', '.join(bot.games) or 'nothing'})")
+
