@@ -203,6 +203,10 @@ def play(
             raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
                               f"seat), got {len(bot)}")
         specs = [parse_spec(spec, registry) for spec in bot]
+        if on_fault not in POLICIES:
+            raise ConfigError(f"unknown fault policy {on_fault!r} for --on-fault (choose {' or '.join(POLICIES)})")
+        if not 0 <= dealer < len(bot):
+            raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
         if seed is None:
             seed = secrets.randbits(32)
             typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)

@@ -174,7 +174,7 @@ def play_game(
                 action = bots[seat].act(decision)
                 state.apply(action)
             except IllegalActionError:
-                faults.append(Fault(seat, "illegal", index, f"{action} is not a legal action"))
+                faults.append(Fault(seat, "illegal", index, f"{_one_line(str(action))} is not a legal action"))
                 action = None
             except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault (C-7)
                 fault = _fault(seat, index, exc)
@@ -205,5 +205,10 @@ def play_game(
 
 def _fault(seat: int, decision: int, exc: BaseException) -> Fault:
     kind = exc.kind if isinstance(exc, BotError) else "crash"
-    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return Fault(seat, kind, decision, message[:300])
+    return Fault(seat, kind, decision, _one_line(str(exc)) or type(exc).__name__)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """Untrusted text made fit for a one-line message: the first line, cut to ``limit`` characters."""
+    lines = text.splitlines()
+    return lines[0][:limit] if lines else ""

@@ -19,6 +19,8 @@ __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "read_reco
 
 FORMAT = "referee-record"
 VERSION = 1
+#: Result fields a record must carry; replay compares every field it carries.
+REQUIRED_RESULT = ("places", "finishing_order", "scores", "aborted")
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
@@ -130,6 +132,9 @@ def replay(
     if state.to_act is not None:
         raise RecordError(f"the record stops after {len(record.actions)} actions; seat {state.to_act} is to act")
     result = result_record(game, state, record.faults, record.policy)
+    for key in REQUIRED_RESULT:
+        if key not in record.result:
+            raise RecordError(f"the record's result has no {key!r} field")
     for key, stored in record.result.items():
         if key in result and result[key] != stored:
             raise RecordError(f"result field {key!r} differs: the record says {stored!r}, the replay gives "

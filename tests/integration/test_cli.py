@@ -1,0 +1,312 @@
+"""The command line (referee/cli.py): games, bots, play, replay; errors as one line and exit code 2.
+
+Most tests drive the typer app in-process with :class:`typer.testing.CliRunner` (click >= 8.2 keeps stdout and
+stderr apart in ``result.stdout`` / ``result.stderr``); a few run the installed ``referee`` script for real.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+
+PLAY = ["play", "durak", "--bot", "random", "--bot", "first"]
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def run(runner: CliRunner, *args: str) -> Any:
+    result = runner.invoke(app, list(args), catch_exceptions=False)
+    return result
+
+
+def ok(runner: CliRunner, *args: str) -> Any:
+    result = run(runner, *args)
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return result
+
+
+def ok_json(runner: CliRunner, *args: str) -> Any:
+    return json.loads(ok(runner, *args).stdout)
+
+
+def assert_one_line_error(result: Any, *fragments: str) -> None:
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("referee: error: "), lines[0]
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+# ------------------------------------------------------------------------------------------------ games, bots
+
+
+def test_games_table(runner: CliRunner) -> None:
+    out = ok(runner, "games").stdout
+    lines = out.splitlines()
+    assert "game" in lines[0] and "seats" in lines[0]
+    rows = {line.split()[0]: line for line in lines[2:]}
+    assert {"kazaki", "durak"} <= set(rows)
+    for game_id in ("kazaki", "durak"):
+        assert " 2-6 " in rows[game_id]
+        assert "max_bouts=1000" in rows[game_id]
+    assert "redeal_five=true" in rows["kazaki"]
+    assert "redeal_five=false" in rows["durak"]
+
+
+def test_games_json(runner: CliRunner) -> None:
+    data = ok_json(runner, "games", "--json")
+    games = {g["id"]: g for g in data["games"]}
+    assert {"kazaki", "durak"} <= set(games)
+    expected_defaults = {
+        "kazaki": {"transfer": False, "throw_after_take": False, "withdraw": True, "redeal_five": True,
+                   "max_bouts": 1000},
+        "durak": {"transfer": False, "throw_after_take": True, "withdraw": False, "redeal_five": False,
+                  "max_bouts": 1000},
+    }
+    for game_id, defaults in expected_defaults.items():
+        game = games[game_id]
+        assert (game["min_seats"], game["max_seats"]) == (2, 6)
+        assert game["teams"] is False
+        assert game["title"]
+        assert {o["name"]: o["default"] for o in game["options"]} == defaults
+        for option in game["options"]:
+            assert option["type"] == type(option["default"]).__name__
+            assert option["help"]
+        assert game["source"]["package"] == "referee"
+
+
+def test_bots_table(runner: CliRunner) -> None:
+    out = ok(runner, "bots").stdout
+    for name in ("random", "first", "heuristic"):
+        assert re.search(rf"^{name}\s", out, re.M), out
+
+
+def test_bots_json(runner: CliRunner) -> None:
+    data = ok_json(runner, "bots", "--json")
+    bots = {b["name"]: b for b in data["bots"]}
+    assert {"random", "first", "heuristic"} <= set(bots)
+    assert bots["random"]["games"] is None
+    assert bots["first"]["games"] is None
+    assert sorted(bots["heuristic"]["games"]) == ["durak", "kazaki"]
+    for bot in bots.values():
+        assert bot["description"]
+        assert set(bot["source"]) == {"package", "version"}
+
+
+# ------------------------------------------------------------------------------------------------ play
+
+
+def test_play_prints_a_table_with_both_seats(runner: CliRunner) -> None:
+    result = ok(runner, *PLAY, "--seed", "7")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("durak with 2 seats, seed 7")
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["seat", "bot"])
+    rows = [line.split() for line in lines[header + 2:header + 4]]
+    assert [r[:2] for r in rows] == [["0", "random"], ["1", "first"]]
+    assert sorted(r[2] for r in rows) == ["1", "2"]  # places
+    assert re.search(r"^\d+ decisions", lines[-1])
+    assert result.stderr == ""  # a given seed is not echoed
+
+
+def test_play_json_keys(runner: CliRunner) -> None:
+    data = ok_json(runner, *PLAY, "--seed", "7", "--json")
+    assert {"game", "options", "seed", "decisions", "aborted", "finishing_order", "seats"} <= set(data)
+    assert data["game"] == "durak"
+    assert data["seed"] == 7
+    assert data["options"]["throw_after_take"] is True
+    assert isinstance(data["decisions"], int) and data["decisions"] > 0
+    assert data["aborted"] is False
+    assert sorted(s for group in data["finishing_order"] for s in group) == [0, 1]
+    assert [s["seat"] for s in data["seats"]] == [0, 1]
+    assert [s["bot"] for s in data["seats"]] == ["random", "first"]
+    for seat in data["seats"]:
+        assert {"seat", "bot", "place", "score", "faults"} <= set(seat)
+        assert seat["faults"] == []
+    assert sorted(s["place"] for s in data["seats"]) == [1, 2]
+
+
+def test_play_options_and_seats(runner: CliRunner) -> None:
+    data = ok_json(runner, "play", "kazaki", "-b", "random", "-b", "first", "-b", "heuristic", "--seed", "3",
+                   "-o", "transfer=true", "-o", "max_bouts=50", "--json")
+    assert data["options"]["transfer"] is True
+    assert data["options"]["max_bouts"] == 50
+    assert [s["bot"] for s in data["seats"]] == ["random", "first", "heuristic"]
+
+
+def test_same_seed_same_result(runner: CliRunner) -> None:
+    first = ok(runner, *PLAY, "--seed", "12345", "--json").stdout
+    second = ok(runner, *PLAY, "--seed", "12345", "--json").stdout
+    assert first == second
+
+
+def test_without_seed_a_seed_is_printed_and_reproduces_the_game(runner: CliRunner) -> None:
+    result = ok(runner, *PLAY, "--json")
+    match = re.search(r"--seed (\d+)", result.stderr)
+    assert match, result.stderr
+    seed = int(match.group(1))
+    data = json.loads(result.stdout)
+    assert data["seed"] == seed
+    again = ok_json(runner, *PLAY, "--seed", str(seed), "--json")
+    assert again == data
+
+
+def test_verbose_narrates_the_actions(runner: CliRunner) -> None:
+    out = ok(runner, *PLAY, "--seed", "7", "--verbose").stdout
+    assert "attacks with" in out
+    assert "covers" in out
+    assert re.search(r"takes \d+ cards?", out)
+    assert out.index("attacks with") < out.index("seat  bot")  # narration comes before the result table
+
+
+def test_verbose_json_keeps_stdout_pure_json(runner: CliRunner) -> None:
+    result = ok(runner, *PLAY, "--seed", "7", "--verbose", "--json")
+    data = json.loads(result.stdout)
+    assert data["seed"] == 7
+    assert "attacks with" in result.stderr
+
+
+def test_record_then_replay_gives_the_same_result(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    played = ok_json(runner, *PLAY, "--seed", "7", "--record", str(path), "--json")
+    assert path.exists()
+    replayed = ok_json(runner, "replay", str(path), "--json")
+    assert replayed == played
+
+
+def test_replay_table_and_verbose(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    played = ok(runner, *PLAY, "--seed", "7", "--record", str(path)).stdout
+    replayed = ok(runner, "replay", str(path)).stdout
+    assert replayed == played
+    narrated = ok(runner, "replay", str(path), "--verbose").stdout
+    assert "attacks with" in narrated
+
+
+def test_on_fault_continue_is_recorded(runner: CliRunner) -> None:
+    data = ok_json(runner, *PLAY, "--seed", "7", "--on-fault", "continue", "--json")
+    assert data["policy"] == "continue"
+
+
+# ------------------------------------------------------------------------------------------------ errors
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["play", "chess", "-b", "random", "-b", "first"], ["unknown game 'chess'", "durak", "kazaki"]),
+    ([*PLAY, "-o", "colour=red"], ["no option 'colour'"]),
+    ([*PLAY, "-o", "transfer=maybe"], ["'transfer'", "true or false"]),
+    ([*PLAY, "-o", "max_bouts=lots"], ["'max_bouts'", "whole number"]),
+    ([*PLAY, "-o", "max_bouts=0"], ["'max_bouts'"]),
+    ([*PLAY, "-o", "transfer"], ["KEY=VALUE", "'transfer'"]),
+    ([*PLAY, "-o", "=true"], ["KEY=VALUE"]),
+    ([*PLAY, "-o", "transfer="], ["KEY=VALUE"]),
+    (["play", "durak", "-b", "random"], ["2-6", "got 1"]),
+    (["play", "durak", *["-b", "random"] * 7], ["2-6", "got 7"]),
+    (["play", "durak", "-b", "random", "-b", "deepblue"], ["unknown bot 'deepblue'", "random"]),
+    ([*PLAY, "--seed", "7", "--on-fault", "ignore"], ["fault policy", "'ignore'"]),
+    ([*PLAY, "--seed", "-1"], ["seed"]),
+    ([*PLAY, "--seed", str(2**64)], ["seed"]),
+    ([*PLAY, "--seed", "7", "--dealer", "5"], ["dealer"]),
+])
+def test_bad_play_input_is_one_error_line_and_exit_code_2(runner: CliRunner, args: list[str],
+                                                          fragments: list[str]) -> None:
+    assert_one_line_error(run(runner, *args), *fragments)
+
+
+@pytest.mark.parametrize("args", [
+    [*PLAY, "--on-fault", "ignore"],
+    [*PLAY, "--dealer", "5"],
+    [*PLAY, "-o", "transfer=maybe"],
+    ["play", "durak", "-b", "random", "-b", "deepblue"],
+])
+def test_bad_play_input_without_seed_prints_no_seed_line(runner: CliRunner, args: list[str]) -> None:
+    # A game that never starts has no seed to repeat: stderr must still be exactly the error line.
+    assert_one_line_error(run(runner, *args))
+
+
+def test_missing_record(runner: CliRunner, tmp_path: Path) -> None:
+    assert_one_line_error(run(runner, "replay", str(tmp_path / "absent.json")), "cannot read record")
+
+
+def test_record_that_is_not_json(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("not json at all\n", encoding="utf-8")
+    assert_one_line_error(run(runner, "replay", str(path)), "not valid JSON")
+
+
+def test_record_of_the_wrong_format(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": "pgn", "version": 1}), encoding="utf-8")
+    assert_one_line_error(run(runner, "replay", str(path)), "not a referee record")
+
+
+def test_tampered_record(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    ok(runner, *PLAY, "--seed", "7", "--record", str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["actions"][0].startswith("attack(")  # the first decision is an attack: take is not legal
+    data["actions"][0] = "take"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert_one_line_error(run(runner, "replay", str(path)), "action 0")
+
+
+def test_truncated_record(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    ok(runner, *PLAY, "--seed", "7", "--record", str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:5]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert_one_line_error(run(runner, "replay", str(path)), "stops after 5 actions")
+
+
+def test_record_of_an_unknown_game(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    ok(runner, *PLAY, "--seed", "7", "--record", str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["game"] = "chess"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert_one_line_error(run(runner, "replay", str(path)), "unknown game 'chess'")
+
+
+def test_unwritable_record_path(runner: CliRunner, tmp_path: Path) -> None:
+    assert_one_line_error(run(runner, *PLAY, "--seed", "7", "--record", str(tmp_path / "nodir" / "g.json")),
+                          "cannot write the record")
+
+
+# ------------------------------------------------------------------------------------------------ the real script
+
+
+@pytest.fixture
+def script() -> str:
+    path = shutil.which("referee")
+    if path is None:
+        pytest.skip("the referee console script is not installed")
+    return path
+
+
+def test_installed_script_plays_like_the_app(script: str, runner: CliRunner) -> None:
+    proc = subprocess.run([script, *PLAY, "--seed", "7", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == ok_json(runner, *PLAY, "--seed", "7", "--json")
+
+
+def test_installed_script_reports_errors_in_one_line(script: str) -> None:
+    proc = subprocess.run([script, "play", "chess", "-b", "random", "-b", "first"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("referee: error: unknown game 'chess'"), proc.stderr
