@@ -33,6 +33,19 @@ __all__ = ["run", "run_bot", "LegalActions"]
 _MAX_INCOMING = 16 * 1024 * 1024  # referee frames (observations) are far smaller
 
 
+_PARSED: dict[str, Action] = {}  # action texts repeat from request to request; parse each once
+_PARSED_CAP = 50_000
+
+
+def _parse(text: str) -> Action:
+    action = _PARSED.get(text)
+    if action is None:
+        action = Action.parse(text)
+        if len(_PARSED) < _PARSED_CAP:
+            _PARSED[text] = action
+    return action
+
+
 class LegalActions(Sequence[Action]):
     """The legal actions of a request, parsed only when looked at."""
 
@@ -50,7 +63,7 @@ class LegalActions(Sequence[Action]):
             return [self[k] for k in range(*i.indices(len(self.texts)))]
         action = self._parsed[i]
         if action is None:
-            action = self._parsed[i] = Action.parse(self.texts[i])
+            action = self._parsed[i] = _parse(self.texts[i])
         return action
 
     def __iter__(self) -> Iterator[Action]:

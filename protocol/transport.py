@@ -100,6 +100,10 @@ class ProcessTransport:
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
+        self._readable = select.poll()
+        self._readable.register(self._out, select.POLLIN | select.POLLHUP | select.POLLERR)
+        self._writable = select.poll()
+        self._writable.register(self._in, select.POLLOUT | select.POLLHUP | select.POLLERR)
         self._decoder = FrameDecoder(max_frame)
         self._pending: list[dict[str, Any]] = []
         self._stderr = _StderrTail(self.proc.stderr, stderr_cap)
@@ -141,17 +145,16 @@ class ProcessTransport:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise BotStalled("bot stopped reading its stdin")
-            _wait(self._in, select.POLLOUT, left)
+            self._writable.poll(left * 1000)
 
     def receive(self, deadline: float) -> dict[str, Any]:
         while not self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._readable.poll(left * 1000):
+                raise BotTimeout("no answer before the deadline")
             try:
                 data = os.read(self._out, _READ_CHUNK)
-            except BlockingIOError:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise BotTimeout("no answer before the deadline") from None
-                _wait(self._out, select.POLLIN, left)
+            except BlockingIOError:  # pragma: no cover - poll said readable
                 continue
             if not data:
                 raise self._crashed("closed its stdout")
@@ -186,12 +189,6 @@ class ProcessTransport:
             code = None
         self._stderr.join(1.0)
         return code
-
-
-def _wait(fd: int, event: int, seconds: float) -> None:
-    poller = select.poll()
-    poller.register(fd, event | select.POLLHUP | select.POLLERR)
-    poller.poll(max(0.0, seconds) * 1000)
 
 
 class MockTransport:
