@@ -248,6 +248,9 @@ def replay_cmd(
 
 
 def main() -> None:
+    from .tournament_cli import app as tournament_app
+
+    app.add_typer(tournament_app, name="tournament")
     app()
 
 

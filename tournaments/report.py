@@ -1,0 +1,91 @@
+"""The tournament table: ratings, per-entrant statistics, the crosstable and two-seat head-to-heads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .ratings import GameResult, bootstrap, fit, head_to_head
+from .storage import GameRow
+
+__all__ = ["Report", "build_report"]
+
+
+@dataclass
+class Report:
+    entrants: list[str]
+    games: int
+    rows: list[dict[str, Any]]  # one per entrant, best first
+    ahead: list[list[float | None]]  # ahead[i][j]: share of shared games where i finished ahead of j
+    head_to_head: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "ratings": self.rows,
+            "crosstable": {"bots": self.entrants, "ahead": self.ahead},
+            "head_to_head": self.head_to_head,
+        }
+
+
+def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Sequence[Sequence[int]] | None = None,
+                 bootstrap_samples: int = 0, seed: int = 0) -> Report:
+    index = {name: i for i, name in enumerate(entrants)}
+    n = len(entrants)
+    games: list[GameResult] = []
+    played = [0] * n
+    place_sum = [0.0] * n
+    first = [0] * n
+    last = [0] * n
+    faults = [0] * n
+    ahead = [[0] * n for _ in range(n)]
+    shared = [[0] * n for _ in range(n)]
+    for row in rows:
+        seating = tuple(index[name] for name in row.seating)
+        places = tuple(row.places)
+        games.append((seating, places))
+        worst = max(places)
+        for seat, e in enumerate(seating):
+            played[e] += 1
+            place_sum[e] += places[seat]
+            first[e] += places[seat] == 1
+            last[e] += places[seat] == worst and min(places) != worst
+            for other_seat, o in enumerate(seating):
+                if o != e:
+                    shared[e][o] += 1
+                    ahead[e][o] += places[seat] < places[other_seat]
+        for fault in row.faults:
+            faults[seating[fault["seat"]]] += 1
+    if games:
+        result = (bootstrap(n, games, samples=bootstrap_samples, seed=seed, teams=teams) if bootstrap_samples
+                  else fit(n, games, teams=teams))
+        ratings, cis = result.rating.tolist(), result.ci.tolist()
+    else:
+        ratings, cis = [1500.0] * n, [float("inf")] * n
+    order = sorted(range(n), key=lambda i: -ratings[i])
+    table = [
+        {
+            "rank": rank,
+            "bot": entrants[i],
+            "rating": round(ratings[i], 1),
+            "ci": round(cis[i], 1),
+            "games": played[i],
+            "mean_place": round(place_sum[i] / played[i], 3) if played[i] else None,
+            "first": round(first[i] / played[i], 4) if played[i] else None,
+            "last": round(last[i] / played[i], 4) if played[i] else None,
+            "faults": faults[i],
+        }
+        for rank, i in enumerate(order, 1)
+    ]
+    share = [[round(ahead[i][j] / shared[i][j], 4) if shared[i][j] else None for j in range(n)] for i in range(n)]
+    pairs = []
+    if games and all(len(s) == 2 for s, _ in games):
+        for a in range(n):
+            for b in range(a + 1, n):
+                h = head_to_head(games, a, b)
+                if h.games:
+                    elo, err = h.elo()
+                    pairs.append({"bot": entrants[a], "opponent": entrants[b], "games": h.games, "wins": h.wins,
+                                  "draws": h.draws, "losses": h.losses, "score": round(h.score, 4),
+                                  "elo": round(elo, 1), "elo_error": round(err, 1), "los": round(h.los(), 4)})
+    return Report(list(entrants), len(games), table, share, pairs)

@@ -1,0 +1,75 @@
+"""Running a tournament: schedule → executor → storage, with live ratings and progress."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+from referee.engine import Game
+
+from .executor import Executor, Outcome, TournamentConfig
+from .ratings import LiveRatings
+from .schedule import schedule, schedule_size
+from .storage import Store
+
+__all__ = ["Progress", "ProgressSink", "run_tournament"]
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+    leader: str
+    leader_score: float
+    started: float
+
+    @property
+    def eta(self) -> float | None:
+        elapsed = time.monotonic() - self.started
+        return None if not self.done else elapsed / self.done * (self.total - self.done)
+
+
+class ProgressSink(Protocol):
+    def __call__(self, progress: Progress, outcome: Outcome | None) -> None: ...
+
+
+def run_tournament(store: Store, config: TournamentConfig, game: Game,
+                   make_executor: Callable[[TournamentConfig], Executor],
+                   progress: ProgressSink | None = None) -> int:
+    """Play every scheduled game not yet in ``store``; return how many were played now.
+
+    Each game is stored as it finishes, so an interrupted run resumes where it stopped.
+    """
+    store.save_config(config.to_dict())
+    teams = game.teams(config.seats)
+    done = store.done_keys()
+    total = schedule_size(len(config.entrants), config.seats, config.games, teams)
+    jobs = [job for job in schedule(len(config.entrants), config.seats, config.games, seed=config.seed,
+                                    duplicate=config.duplicate, teams=teams) if job.key not in done]
+    live = LiveRatings(config.entrants)
+    for row in store.games():  # a resumed run's live ratings start from what is stored
+        live.update(row.seating, row.places, teams)
+    started = time.monotonic()
+    finished = len(done)
+    if progress:
+        progress(Progress(finished, total, *live.leader(), started), None)
+    if not jobs:
+        return 0
+    executor = make_executor(config)
+    played = 0
+    try:
+        for outcome in executor.run(jobs):
+            job = outcome.job
+            store.add_game(job.seq, job.key, job.seed, outcome.record["bots"], outcome.record, outcome.stderr)
+            live.update(outcome.record["bots"], outcome.record["result"]["places"], teams)
+            played += 1
+            finished += 1
+            if progress:
+                progress(Progress(finished, total, *live.leader(), started), outcome)
+    except BaseException:
+        terminate = getattr(executor, "terminate", None)
+        (terminate or executor.close)()
+        raise
+    executor.close()
+    return played

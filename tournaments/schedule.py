@@ -1,0 +1,82 @@
+"""The schedule of a round-robin tournament: a pure, deterministic function of its configuration.
+
+With B entrants and tables of K seats the schedule has, for every K-subset of the field (a *table*), every
+seat rotation of that table, N deals each:
+
+- **duplicate** (the default for card games): each deal (deck seed) is played under every rotation of the
+  same table, so every entrant holds every hand of that deal once and the luck of the deal cancels;
+- **no duplicate**: every (table, rotation, game) gets a deal of its own.
+
+Team games (``teams`` given): for every K-subset, every way to split it into the game's teams, each played
+under every rotation that moves the partnership round the table; partners change from table to table, so
+individuals can be rated. A game is identified by its ``key``, which is stable across runs: resuming skips
+the keys already stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from itertools import combinations, permutations
+from typing import Iterator, Sequence
+
+__all__ = ["Pairing", "Scheduled", "schedule", "deal_seed", "schedule_size"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    """One game of the schedule: ``seating[s]`` is the entrant index in seat s."""
+
+    key: str
+    seq: int
+    seed: int
+    seating: tuple[int, ...]
+
+
+Pairing = tuple[tuple[int, ...], ...]
+
+
+def deal_seed(tournament_seed: int, table: int, deal: int) -> int:
+    """The deck seed of one deal: a hash of the tournament seed and the deal's place in the schedule."""
+    digest = hashlib.blake2b(f"{tournament_seed}/{table}/{deal}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _seatings(table: Sequence[int], teams: Pairing | None) -> list[tuple[int, ...]]:
+    """The seatings of one table: its K rotations; for team games, every team split times its rotations."""
+    k = len(table)
+    if not teams:
+        return [tuple(table[(i + r) % k] for i in range(k)) for r in range(k)]
+    seatings: list[tuple[int, ...]] = []
+    seen: set[frozenset[frozenset[int]]] = set()
+    for perm in permutations(table):
+        split = frozenset(frozenset(perm[s] for s in team) for team in teams)
+        if split in seen:
+            continue
+        seen.add(split)
+        seatings.extend(tuple(perm[(i + r) % k] for i in range(k)) for r in range(k))
+    return seatings
+
+
+def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: bool = True,
+             teams: Pairing | None = None) -> Iterator[Scheduled]:
+    """Every game of the tournament, in a fixed order (tables, then deals, then seatings)."""
+    seq = 0
+    for t, table in enumerate(combinations(range(entrants), seats)):
+        seatings = _seatings(table, teams)
+        for deal in range(games):
+            for r, seating in enumerate(seatings):
+                if duplicate:
+                    deck = deal_seed(seed, t, deal)
+                else:
+                    deck = deal_seed(seed, t, deal * len(seatings) + r)
+                yield Scheduled(f"t{t}.d{deal}.r{r}", seq, deck, seating)
+                seq += 1
+
+
+def schedule_size(entrants: int, seats: int, games: int, teams: Pairing | None = None) -> int:
+    per_table = len(_seatings(tuple(range(seats)), teams))
+    count = 1
+    for i in range(seats):
+        count = count * (entrants - i) // (i + 1)
+    return count * per_table * games

@@ -1,0 +1,158 @@
+"""Tournament storage in SQLite: the configuration and one row per finished game.
+
+Each finished game is written in its own transaction, in WAL mode, so a run killed at any moment (even by
+SIGKILL) loses at most the games in flight, and ``resume`` continues with the schedule keys not yet stored.
+SQLite errors (a read-only file, a full disk, a file that is not a database) become one-line
+:class:`StorageError` messages; what was committed before stays.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from referee.errors import ConfigError
+
+__all__ = ["Store", "StorageError", "GameRow", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    seq INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    seed TEXT NOT NULL,
+    seating TEXT NOT NULL,      -- JSON: entrant name per seat
+    places TEXT NOT NULL,       -- JSON: place per seat, after the fault policy
+    result TEXT NOT NULL,       -- JSON: the C-10 result record
+    faults TEXT NOT NULL,       -- JSON: [{seat, kind, decision, message}]
+    decisions INTEGER NOT NULL,
+    record TEXT NOT NULL,       -- JSON: the game record, replayable with 'referee replay'
+    stderr TEXT NOT NULL,       -- JSON: {seat: stderr tail} of bots that faulted
+    finished_at REAL NOT NULL
+);
+"""
+
+
+class StorageError(ConfigError):
+    """The database cannot be opened, read or written."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    seq: int
+    key: str
+    seed: int
+    seating: list[str]
+    places: list[int]
+    result: dict[str, Any]
+    faults: list[dict[str, Any]]
+    decisions: int
+
+
+def _translate(path: Path, exc: sqlite3.Error) -> StorageError:
+    text = str(exc)
+    if "readonly" in text or "unable to open" in text:
+        return StorageError(f"cannot write the database {path}: {text} (check the path and its permissions)")
+    if "disk is full" in text or "disk I/O" in text:
+        return StorageError(f"cannot write the database {path}: {text}; the games recorded so far are kept")
+    if "not a database" in text:
+        return StorageError(f"{path} is not a tournament database (not SQLite)")
+    return StorageError(f"database {path}: {text}")
+
+
+class Store:
+    """One tournament database."""
+
+    def __init__(self, path: str | Path, *, create: bool) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise StorageError(f"no tournament database at {self.path}")
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------------------------- configuration
+
+    def config(self) -> dict[str, Any] | None:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None
+        return json.loads(row[0]) if row else None
+
+    def save_config(self, config: dict[str, Any]) -> None:
+        """Store the configuration; refuse a database made for a different one."""
+        stored = self.config()
+        if stored is not None:
+            if stored != config:
+                diff = sorted(k for k in set(stored) | set(config) if stored.get(k) != config.get(k))
+                raise StorageError(
+                    f"{self.path} holds a different tournament (differs in: {', '.join(diff)}); "
+                    f"use 'referee tournament resume {self.path}' to continue it, or another --db"
+                )
+            return
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                self.db.execute("INSERT INTO meta VALUES ('config', ?)", (json.dumps(config, sort_keys=True),))
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None
+
+    # -------------------------------------------------------------------------------------- games
+
+    def done_keys(self) -> set[str]:
+        try:
+            return {row[0] for row in self.db.execute("SELECT key FROM games")}
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None
+
+    def add_game(self, seq: int, key: str, seed: int, seating: list[str], record: dict[str, Any],
+                 stderr: dict[str, str]) -> None:
+        """Store one finished game in one transaction."""
+        result = record["result"]
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute(
+                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday('now'))",
+                    (seq, key, str(seed), json.dumps(seating), json.dumps(result["places"]), json.dumps(result),
+                     json.dumps(result["faults"]), len(record["actions"]), json.dumps(record), json.dumps(stderr)),
+                )
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None
+
+    def games(self) -> Iterator[GameRow]:
+        try:
+            rows = self.db.execute(
+                "SELECT seq, key, seed, seating, places, result, faults, decisions FROM games ORDER BY seq")
+            for seq, key, seed, seating, places, result, faults, decisions in rows:
+                yield GameRow(seq, key, int(seed), json.loads(seating), json.loads(places), json.loads(result),
+                              json.loads(faults), decisions)
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None
+
+    def record(self, key: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT record FROM games WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
