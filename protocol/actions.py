@@ -3,10 +3,10 @@
 An action is a kind and a flat tuple of arguments: cards, numbers (seats, bids) or suits. Its text form is
 also its wire form (docs/WIRE.md)::
 
-    attack(7T,7K)   defend(7T,9T)   throw_in(9R)   take   pass   exchange(2)   name_trump(none)
+    attack(7K,7T)   defend(7T,9T)   throw_in(9R)   take   pass   exchange(2)   name_trump(none)
 
 The kind says what the arguments mean (``defend(a,c)``: attack card, covering card); an unordered set of
-cards is written in canonical order (RULES.md C-4), so equal actions have equal text.
+cards is written in canonical order (``7K`` before ``7T``) (RULES.md C-4), so equal actions have equal text.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ public contracts (docs/CLI.md).
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 from contextlib import contextmanager
@@ -168,7 +169,9 @@ def _print_result(record: GameRecord, json_out: bool) -> None:
     elif result.get("draw"):
         extra.append("a draw")
     elif result.get("loser") is not None:
-        extra.append(f"loser: seat {result['loser']}")
+        extra.append(f"loser by the rules: seat {result['loser']}")
+    if record.faults and record.policy == "forfeit":
+        extra.append("faulted seats forfeit (placed last)")
     typer.echo(f"{record.decisions} decisions; " + "; ".join(extra) if extra else f"{record.decisions} decisions")
 
 
@@ -207,9 +210,8 @@ def play(
             raise ConfigError(f"unknown fault policy {on_fault!r} for --on-fault (choose {' or '.join(POLICIES)})")
         if not 0 <= dealer < len(bot):
             raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
-        if seed is None:
-            seed = secrets.randbits(32)
-            typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
+        if record is not None and not (record.parent.is_dir() and os.access(record.parent, os.W_OK)):
+            raise ConfigError(f"cannot write the record to {record}: its folder does not exist or is not writable")
         players = []
         try:
             for spec in specs:
@@ -219,6 +221,9 @@ def play(
             for player in players:
                 player.close()
             raise
+        if seed is None:
+            seed = secrets.randbits(32)
+            typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
         out = sys.stderr if json_out else sys.stdout
         try:
             result = play_game(chosen, players, seed=seed, options=options, dealer=dealer, policy=on_fault,
@@ -248,10 +253,27 @@ def replay_cmd(
 
 
 def main() -> None:
+    """The console script: usage errors, like every other error, are one line and exit code 2."""
+    from typer.exceptions import TyperException
+
     from .tournament_cli import app as tournament_app
 
     app.add_typer(tournament_app, name="tournament")
-    app()
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        typer.echo("referee: interrupted", err=True)
+        code = 130
+    except TyperException as exc:  # typer's (vendored click's) usage and parameter errors
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help())  # a bare 'referee' or 'referee tournament' shows the help
+            code = 0
+        else:
+            where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            typer.echo(f"referee: error: {exc.format_message()}{where}", err=True)
+            code = getattr(exc, "exit_code", 2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 __all__ = ["app", "main", "record_to_dict"]

@@ -166,21 +166,24 @@ def play_game(
         legal = state.legal_actions()
         index = len(actions)
         action = None
-        if not disabled[seat]:
+        forced = len(legal) == 1 and legal[0].kind == "pass"  # C-6: a lone pass is applied without asking
+        if not disabled[seat] and not forced:
             since = cursors[seat]
             cursors[seat] = state.log_size
             decision = Decision(seat, legal, lambda s=seat, k=since: state.observe(s, k))
             try:
                 action = bots[seat].act(decision)
-                state.apply(action)
-            except IllegalActionError:
-                faults.append(Fault(seat, "illegal", index, f"{_one_line(str(action))} is not a legal action"))
-                action = None
             except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault (C-7)
                 fault = _fault(seat, index, exc)
                 faults.append(fault)
                 disabled[seat] = fault.kind in _FINAL_FAULTS
                 action = None
+            else:
+                try:
+                    state.apply(action)  # the engine's own errors propagate: they are not the bot's fault
+                except IllegalActionError:
+                    faults.append(Fault(seat, "illegal", index, f"{_one_line(str(action))} is not a legal action"))
+                    action = None
         if action is None:
             action = default_action(legal)
             state.apply(action)

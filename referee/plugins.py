@@ -104,7 +104,7 @@ def load_registry(*, builtins: Iterable[str] = DEFAULT_PLUGINS, entry_points: bo
             plugin = loader()
             pm.register(plugin, name=name)
         except Exception as exc:  # noqa: BLE001 - a broken plugin must not stop the others
-            registry.errors.append(f"plugin {name!r} failed to load: {type(exc).__name__}: {exc}")
+            registry.errors.append(f"plugin {name!r} failed to load: {_first_line(exc)}")
             return
         sources[name] = source
 
@@ -118,6 +118,14 @@ def load_registry(*, builtins: Iterable[str] = DEFAULT_PLUGINS, entry_points: bo
     for i, plugin in enumerate(extra):
         add(getattr(plugin, "__name__", f"extra-{i}"), lambda p=plugin: p, Source("(direct)", "-"))
 
+    while True:  # a hook implementation with a name referee does not know (a typo) is reported, not ignored
+        try:
+            pm.check_pending()
+            break
+        except pluggy.PluginValidationError as exc:
+            name = pm.get_name(exc.plugin) or repr(exc.plugin)
+            registry.errors.append(f"plugin {name!r}: {_first_line(exc)}")
+            pm.unregister(exc.plugin)
     for name, plugin in pm.list_name_plugin():
         source = sources.get(name, builtin_source)
         _call(registry, pm, plugin, name, "register_games", _game_registrar(registry, source))
@@ -136,7 +144,12 @@ def _call(registry: Registry, pm: pluggy.PluginManager, plugin: Any, name: str, 
         except PluginError as exc:
             registry.errors.append(f"plugin {name!r}: {exc}")
         except Exception as exc:  # noqa: BLE001 - a broken plugin must not stop the others
-            registry.errors.append(f"plugin {name!r} failed in {hook}: {type(exc).__name__}: {exc}")
+            registry.errors.append(f"plugin {name!r} failed in {hook}: {_first_line(exc)}")
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
 def _game_registrar(registry: Registry, source: Source) -> Callable[[Game], None]:

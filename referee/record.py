@@ -21,6 +21,7 @@ FORMAT = "referee-record"
 VERSION = 1
 #: Result fields a record must carry; replay compares every field it carries.
 REQUIRED_RESULT = ("places", "finishing_order", "scores", "aborted")
+_KIND_NAMES = {int: "a whole number", str: "a string", list: "a list", dict: "an object"}
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
@@ -53,13 +54,13 @@ def record_from_dict(data: Any) -> GameRecord:
     def get(key: str, kind: type | tuple[type, ...]) -> Any:
         value = data.get(key)
         if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-            raise RecordError(f"record field {key!r} is missing or not a {getattr(kind, '__name__', kind)}")
+            raise RecordError(f"record field {key!r} is missing or not {_KIND_NAMES.get(kind, 'valid')}")
         return value
 
     try:
         faults = [Fault.from_dict(f) for f in get("faults", list)]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"record field 'faults' is malformed: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise RecordError("record field 'faults' must be a list of {seat, kind, decision, message} objects") from None
     actions = get("actions", list)
     if not all(isinstance(a, str) for a in actions):
         raise RecordError("record field 'actions' must be a list of action texts")
@@ -74,8 +75,16 @@ def record_from_dict(data: Any) -> GameRecord:
         faults=faults,
         policy=get("policy", str),
         result=get("result", dict),
-        stderr={int(k): str(v) for k, v in (data.get("stderr") or {}).items() if str(k).isdigit()},
+        stderr=_stderr(data.get("stderr")),
     )
+
+
+def _stderr(value: Any) -> dict[int, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(str(k).isdigit() and isinstance(v, str) for k, v in value.items()):
+        raise RecordError("record field 'stderr' must map seat numbers to text")
+    return {int(k): v for k, v in value.items()}
 
 
 def write_record(record: GameRecord, path: str | Path) -> None:

@@ -19,6 +19,7 @@ from protocol.actions import Action
 from protocol.cards import KAZAKI_SUITS, STANDARD_SUITS, Deck
 
 from ..engine import Game, Option, Result, State
+from ..errors import RulesError
 from ..rng import SplitMix64
 
 __all__ = ["Kazaki", "Durak", "DurakState"]
@@ -44,7 +45,6 @@ class _Tables:
 
     def __init__(self, deck: Deck) -> None:
         n, r = len(deck), deck.ranks_per_suit
-        cards = deck.cards
         self.deck = deck
         self.size = n
         self.ranks = r
@@ -502,7 +502,7 @@ class DurakState(State):
 
     def result(self) -> Result:
         if self.phase != OVER:
-            raise ValueError("the game is not over")
+            raise RulesError("the game is not over: there is no result yet")
         order = tuple(self.finishing_order)
         places = Result(order, (0,) * self.seats).places
         scores = tuple(sum(1 for q in places if q > p) for p in places)  # KZ-24
@@ -575,7 +575,8 @@ class DurakState(State):
             "hand": [text[c] for c in _bits(self.hands[seat])],
             "trump": text[self.trump_card][-1],
             "trump_card": text[self.trump_card],
-            "trump_card_holder": self.dealer if self.trump_in_hand else None,
+            "trump_card_holder": self.dealer if self.trump_in_hand and self.hands[self.dealer] >> self.trump_card & 1
+            else None,
             "stock": len(self.stock),
             "discard": self.discard.bit_count(),
             "hand_sizes": [h.bit_count() for h in self.hands],
@@ -668,7 +669,8 @@ def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
             shown = f" showing the lowest trump {event['card']}" if event["card"] else " (no trumps dealt)"
             return f"seat {seat} attacks first{shown}"
         case "bout":
-            return f"bout: seat {event['attacker']} attacks seat {event['defender']} (at most {event['cap']} cards)"
+            cap = event["cap"]
+            return f"bout: seat {event['attacker']} attacks seat {event['defender']} (at most {cap} card{'s' if cap != 1 else ''})"
         case "attack":
             return f"seat {seat} attacks with {cards}"
         case "defend":
