@@ -10,8 +10,9 @@ The observation of a decision is built only when a bot reads it, so a bot that d
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
 

@@ -10,7 +10,8 @@ a timeout the process is killed; the next game starts a fresh one.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .actions import Action
 from .bot import BotBase, Decision, GameInfo
@@ -48,6 +49,9 @@ class RemoteBot(BotBase):
         self._timeouts_in_row = 0
         self._stderr = ""
         self._start_error: BotError | None = None
+        self._new_game: dict[str, Any] | None = None  # this game's new_game message, to rejoin after a restart
+        self._answered = False  # has the bot answered a request in this game?
+        self.last_exit: int | None = None  # exit status of the last process that went away
 
     # ------------------------------------------------------------------------------------ connection
 
@@ -67,15 +71,20 @@ class RemoteBot(BotBase):
                 if kind == "hello":
                     break  # anything else before the hello is ignored, as unknown messages are
             self._accept_hello(reply)
-            self._start_error = None
         except BotTimeout:
             self._drop()
-            self._start_error = BotTimeout("no hello within the handshake time")
-            raise self._start_error from None
-        except BotError as exc:
+            raise BotTimeout("no hello within the handshake time") from None
+        except BotError:
             self._drop()
-            self._start_error = exc
             raise
+
+    def probe(self) -> None:
+        """Start ahead of a game (to read the hello's games). A failure is kept and reported as the next
+        game's fault, so a bot that cannot start is not started twice for one game."""
+        try:
+            self.start()
+        except BotError as exc:
+            self._start_error = exc
 
     def _accept_hello(self, reply: Mapping[str, Any]) -> None:
         version, name, games = reply.get("version"), reply.get("name"), reply.get("games")
@@ -90,7 +99,7 @@ class RemoteBot(BotBase):
     def _drop(self) -> None:
         """Kill the process (if any) and keep its last stderr for this game's record."""
         if self.transport is not None:
-            self.transport.close()
+            self.last_exit = self.transport.close()
             self._stderr += self.transport.take_stderr()
             self.transport = None
 
@@ -116,10 +125,27 @@ class RemoteBot(BotBase):
         self._bank = self.time_bank
         self._timeouts_in_row = 0
         self._games_played += 1
-        message = new_game(game=info.game, options=dict(info.options), seat=info.seat, seats=info.seats,
-                           teams=[list(t) for t in info.teams] if info.teams else None,
-                           bot_seed=info.bot_seed, game_no=self._games_played)
+        self._answered = False
+        self._new_game = new_game(game=info.game, options=dict(info.options), seat=info.seat, seats=info.seats,
+                                  teams=[list(t) for t in info.teams] if info.teams else None,
+                                  bot_seed=info.bot_seed, game_no=self._games_played)
+        try:
+            self._send_new_game()
+        except BotCrashed:
+            if not self._left_cleanly():
+                raise
+            self.start()  # it exited (status 0) after the last game: a fresh process joins this one
+            self._send_new_game()
+
+    def _send_new_game(self) -> None:
+        assert self.transport is not None and self._new_game is not None
+        message = self._new_game
         self._guard(lambda: self.transport.send(message, time.monotonic() + self.handshake_time))  # type: ignore[union-attr]
+
+    def _left_cleanly(self) -> bool:
+        """Did the process exit with status 0 before answering anything in this game? Such a bot left
+        between games (it should wait for bye, docs/PROTOCOL.md); it is restarted once, without a fault."""
+        return not self._answered and self.last_exit == 0 and self.transport is None
 
     def act(self, decision: Decision) -> Action | str:
         if not self.alive:
@@ -132,11 +158,22 @@ class RemoteBot(BotBase):
                           deadline_ms=int(allowed * 1000))
         start = time.monotonic()
         deadline = start + allowed + LATENCY_GRACE
-        reply = self._guard(lambda: self._exchange(message, rid, deadline))
-        used = time.monotonic() - start
-        if self._bank:
-            self._bank = max(0.0, self._bank - max(0.0, used - self.move_time))
+        try:
+            try:
+                reply = self._guard(lambda: self._exchange(message, rid, deadline))
+            except BotCrashed:
+                if not self._left_cleanly():
+                    raise
+                self.start()  # it exited between games: a fresh process rejoins (observations are whole, C-8)
+                self._send_new_game()
+                deadline = time.monotonic() + allowed + LATENCY_GRACE
+                reply = self._guard(lambda: self._exchange(message, rid, deadline))
+        finally:  # time beyond the move limit comes out of the bank, answered or not
+            if self._bank:
+                used = time.monotonic() - start
+                self._bank = max(0.0, self._bank - max(0.0, used - self.move_time))
         self._timeouts_in_row = 0
+        self._answered = True
         text = reply.get("action")
         if not isinstance(text, str):
             self._drop()

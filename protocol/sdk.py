@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from .actions import Action
 from .bot import Bot, BotBase, Decision, GameInfo

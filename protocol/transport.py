@@ -14,7 +14,8 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from .errors import BotCrashed, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from .wire import MAX_FRAME, FrameDecoder, pack
@@ -132,11 +133,18 @@ class ProcessTransport:
     def send(self, message: dict[str, Any], deadline: float) -> None:
         if self._closed:
             raise BotCrashed("bot connection is closed")
-        data = memoryview(pack(message))
-        while data:
+        self.send_raw(pack(message), deadline)
+
+    def send_raw(self, data: bytes, deadline: float) -> None:
+        """Write ``data`` as it is, bounded by ``deadline`` like :meth:`send`: already-encoded frames, or
+        deliberately unusual bytes (``referee check`` splits and joins frames, and sends non-minimal encodings)."""
+        if self._closed:
+            raise BotCrashed("bot connection is closed")
+        view = memoryview(data)
+        while view:
             try:
-                written = os.write(self._in, data)
-                data = data[written:]
+                written = os.write(self._in, view)
+                view = view[written:]
                 continue
             except BlockingIOError:
                 pass
@@ -204,6 +212,7 @@ class MockTransport:
         self._queue: list[dict[str, Any] | Exception] = []
         self._closed = False
         self.stderr = ""
+        self.exit_code: int | None = None  # what close() reports; 0 means the scripted bot exited cleanly
 
     @property
     def alive(self) -> bool:
@@ -232,4 +241,4 @@ class MockTransport:
 
     def close(self, grace: float = 0.0) -> int | None:
         self._closed = True
-        return 0
+        return self.exit_code

@@ -53,11 +53,17 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         """Add bytes; return the maps they complete. :class:`ProtocolViolation` on bad data."""
-        try:
-            self._unpacker.feed(data)
-        except msgpack.BufferFull:
-            raise ProtocolViolation(f"frame larger than {self.max_frame} bytes", kind="oversized") from None
-        frames = []
+        frames: list[dict[str, Any]] = []
+        view = memoryview(data)
+        for start in range(0, len(view), self.max_frame):  # slices, drained in turn: buffering stays bounded
+            try:
+                self._unpacker.feed(view[start:start + self.max_frame])
+            except msgpack.BufferFull:
+                raise ProtocolViolation(f"frame larger than {self.max_frame} bytes", kind="oversized") from None
+            self._drain(frames)
+        return frames
+
+    def _drain(self, frames: list[dict[str, Any]]) -> None:
         while True:
             try:
                 obj = self._unpacker.unpack()
@@ -67,7 +73,7 @@ class FrameDecoder:
                 if "exceeds max" in str(exc):
                     raise ProtocolViolation(f"frame larger than {self.max_frame} bytes",
                                             kind="oversized") from None
-                raise ProtocolViolation(f"undecodable msgpack data ({exc or type(exc).__name__})") from None
+                raise ProtocolViolation(f"undecodable msgpack data ({str(exc) or type(exc).__name__})") from None
             except Exception as exc:  # noqa: BLE001 - msgpack raises a few unrelated types on bad input
                 raise ProtocolViolation(f"undecodable msgpack data ({type(exc).__name__})") from None
             end = self._unpacker.tell()
@@ -77,7 +83,6 @@ class FrameDecoder:
             if not isinstance(obj, dict):
                 raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
             frames.append(obj)
-        return frames
 
 
 def _describe(obj: object) -> str:

@@ -13,8 +13,8 @@ import os
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+
 from protocol.bot import Bot
-from protocol.errors import BotError
 from protocol.remote import RemoteBot
 from protocol.transport import ProcessTransport
 
@@ -86,11 +86,8 @@ def check_supports(bot: Bot, spec: BotSpec, game: str) -> None:
                               f"{', '.join(spec.registered_games)})")
         return
     assert isinstance(bot, RemoteBot)
-    try:
-        if not bot.alive:
-            bot.start()
-    except BotError:
-        return  # a bot that cannot start is a fault of the game (C-7), recorded when it is played
+    if not bot.alive:
+        bot.probe()  # a bot that cannot start is a fault of the game (C-7), recorded when it is played
     if bot.games is not None and game not in bot.games:
         raise ConfigError(f"bot {spec.spec!r} does not play {game} (it plays: {', '.join(bot.games) or 'nothing'})")
 

@@ -1,0 +1,321 @@
+"""Framing of the bot protocol (protocol/wire.py): FrameDecoder bounds and decoding, pack, message builders.
+
+Non-minimal encodings are built by hand, byte by byte, from the msgpack spec: the decoder must accept any valid
+msgpack map, not only what ``msgpack.packb`` would produce.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+import pytest
+
+from protocol.errors import ProtocolViolation
+from protocol.wire import MAX_FRAME, PROTOCOL_VERSIONS, FrameDecoder, bye, game_over, hello, new_game, pack, request
+
+# ------------------------------------------------------------------------------------------------ hand encoding
+
+
+def fixstr(text: str) -> bytes:
+    data = text.encode()
+    assert len(data) < 32
+    return bytes([0xA0 | len(data)]) + data
+
+
+def str16(text: str) -> bytes:
+    data = text.encode()
+    return b"\xda" + struct.pack(">H", len(data)) + data
+
+
+def str32(text: str) -> bytes:
+    data = text.encode()
+    return b"\xdb" + struct.pack(">I", len(data)) + data
+
+
+def uint64(value: int) -> bytes:
+    return b"\xcf" + struct.pack(">Q", value)
+
+
+def uint32(value: int) -> bytes:
+    return b"\xce" + struct.pack(">I", value)
+
+
+def int64(value: int) -> bytes:
+    return b"\xd3" + struct.pack(">q", value)
+
+
+def map16(pairs: list[tuple[bytes, bytes]]) -> bytes:
+    return b"\xde" + struct.pack(">H", len(pairs)) + b"".join(k + v for k, v in pairs)
+
+
+def map32(pairs: list[tuple[bytes, bytes]]) -> bytes:
+    return b"\xdf" + struct.pack(">I", len(pairs)) + b"".join(k + v for k, v in pairs)
+
+
+def fixmap(pairs: list[tuple[bytes, bytes]]) -> bytes:
+    assert len(pairs) < 16
+    return bytes([0x80 | len(pairs)]) + b"".join(k + v for k, v in pairs)
+
+
+def feed_all(decoder: FrameDecoder, chunks: list[bytes]) -> list[dict[str, Any]]:
+    frames: list[dict[str, Any]] = []
+    for chunk in chunks:
+        frames.extend(decoder.feed(chunk))
+    return frames
+
+
+ACTION = {"type": "action", "id": 7, "action": "attack(7T,7K)"}
+
+# ------------------------------------------------------------------------------------------------ pack
+
+
+@pytest.mark.parametrize("message", [
+    ACTION,
+    {"type": "hello", "version": 1, "name": "bot", "games": ["durak", "kazaki"]},
+    {"type": "x", "nested": {"a": [1, 2, {"b": None}], "f": 1.5, "t": True}, "blob": b"\x00\xff"},
+    {"type": "unicode", "text": "козырь ♠"},
+])
+def test_pack_round_trip(message: dict[str, Any]) -> None:
+    assert FrameDecoder().feed(pack(message)) == [message]
+    assert msgpack.unpackb(pack(message), raw=False) == message
+
+
+def test_pack_keeps_bytes_and_text_apart() -> None:
+    data = pack({"type": "t", "s": "ab", "b": b"ab"})
+    assert b"\xa2ab" in data  # str as fixstr
+    assert b"\xc4\x02ab" in data  # bytes as bin8, not str
+    assert FrameDecoder().feed(data) == [{"type": "t", "s": "ab", "b": b"ab"}]
+
+
+def test_message_builders() -> None:
+    assert hello() == {"type": "hello", "versions": list(PROTOCOL_VERSIONS), "referee": "referee"}
+    assert new_game(game="durak", options={"perevodnoy": True}, seat=1, seats=2, teams=None, bot_seed=5,
+                    game_no=3) == {"type": "new_game", "game": "durak", "options": {"perevodnoy": True},
+                                   "seat": 1, "seats": 2, "teams": None, "bot_seed": 5, "game_no": 3}
+    assert request(id=4, observation={"hand": []}, legal=["take"], deadline_ms=250) == {
+        "type": "request", "id": 4, "observation": {"hand": []}, "legal": ["take"], "deadline_ms": 250}
+    assert game_over({"places": [1, 2]}) == {"type": "game_over", "result": {"places": [1, 2]}}
+    assert bye() == {"type": "bye"}
+    for message in (hello(), bye(), game_over({}), request(id=1, observation={}, legal=[], deadline_ms=1)):
+        assert FrameDecoder().feed(pack(message)) == [message]
+
+
+# ------------------------------------------------------------------------------------------------ splitting
+
+
+def test_frame_split_byte_by_byte() -> None:
+    data = pack(ACTION)
+    decoder = FrameDecoder()
+    for byte in data[:-1]:
+        assert decoder.feed(bytes([byte])) == []
+    assert decoder.feed(data[-1:]) == [ACTION]
+
+
+def test_two_frames_split_byte_by_byte() -> None:
+    second = {"type": "hello", "version": 1, "name": "n"}
+    data = pack(ACTION) + pack(second)
+    frames = feed_all(FrameDecoder(), [bytes([b]) for b in data])
+    assert frames == [ACTION, second]
+
+
+def test_several_frames_in_one_chunk() -> None:
+    messages = [{"type": "action", "id": i, "action": "take"} for i in range(5)]
+    assert FrameDecoder().feed(b"".join(pack(m) for m in messages)) == messages
+
+
+def test_chunk_ending_mid_frame_keeps_the_rest() -> None:
+    a, b, c = pack({"type": "a"}), pack({"type": "b", "x": list(range(20))}), pack({"type": "c"})
+    data = a + b + c
+    cut = len(a) + len(b) // 2
+    decoder = FrameDecoder()
+    assert decoder.feed(data[:cut]) == [{"type": "a"}]
+    assert decoder.feed(data[cut:]) == [{"type": "b", "x": list(range(20))}, {"type": "c"}]
+
+
+def test_empty_chunk_is_harmless() -> None:
+    decoder = FrameDecoder()
+    assert decoder.feed(b"") == []
+    assert decoder.feed(pack(ACTION)) == [ACTION]
+    assert decoder.feed(b"") == []
+
+
+def test_many_small_frames_in_one_chunk_are_not_oversized() -> None:
+    # Every frame is well under max_frame; only the chunk is large. max_frame bounds a frame, not a read.
+    decoder = FrameDecoder(max_frame=100)
+    messages = [{"type": "action", "id": i, "action": "x" * 30} for i in range(20)]
+    chunk = b"".join(pack(m) for m in messages)
+    assert all(len(pack(m)) < 100 for m in messages) and len(chunk) > 4 * 100
+    assert decoder.feed(chunk) == messages
+
+
+def test_many_frames_over_many_chunks_stay_bounded() -> None:
+    # A long stream of small frames: the decoder must not accumulate them (bounded memory) nor mistake the
+    # stream's total length for one frame.
+    decoder = FrameDecoder(max_frame=200)
+    frame = pack({"type": "action", "id": 1, "action": "y" * 50})
+    total = 0
+    for _ in range(200):
+        total += len(decoder.feed(frame * 3))
+    assert total == 600
+
+
+# ------------------------------------------------------------------------------------------------ non-minimal
+
+
+def test_wide_ints_accepted() -> None:
+    data = fixmap([(fixstr("type"), fixstr("action")), (fixstr("id"), uint64(5)), (fixstr("n"), uint32(1)),
+                   (fixstr("neg"), int64(-2)), (fixstr("action"), fixstr("take"))])
+    assert FrameDecoder().feed(data) == [{"type": "action", "id": 5, "n": 1, "neg": -2, "action": "take"}]
+
+
+def test_wide_strings_accepted() -> None:
+    data = fixmap([(str16("type"), str32("action")), (str32("id"), b"\x07"), (fixstr("action"), str16("take"))])
+    assert FrameDecoder().feed(data) == [{"type": "action", "id": 7, "action": "take"}]
+
+
+@pytest.mark.parametrize("build", [map16, map32], ids=["map16", "map32"])
+def test_wide_maps_accepted(build: Any) -> None:
+    data = build([(fixstr("type"), fixstr("action")), (fixstr("id"), b"\x01"), (fixstr("action"), fixstr("take"))])
+    assert FrameDecoder().feed(data) == [{"type": "action", "id": 1, "action": "take"}]
+
+
+def test_empty_map32_accepted() -> None:
+    assert FrameDecoder().feed(map32([])) == [{}]
+
+
+def test_non_minimal_frame_split_byte_by_byte() -> None:
+    data = map32([(str32("type"), str16("action")), (str16("id"), uint64(3)), (str32("action"), str32("pass"))])
+    frames = feed_all(FrameDecoder(), [bytes([b]) for b in data])
+    assert frames == [{"type": "action", "id": 3, "action": "pass"}]
+
+
+def test_unknown_keys_kept() -> None:
+    message = {"type": "action", "id": 1, "action": "take", "comment": "gg", "x-debug": {"depth": 3}}
+    assert FrameDecoder().feed(pack(message)) == [message]
+
+
+def test_unknown_message_type_is_still_a_frame() -> None:
+    assert FrameDecoder().feed(pack({"type": "log", "text": "hi"})) == [{"type": "log", "text": "hi"}]
+
+
+# ------------------------------------------------------------------------------------------------ malformed
+
+
+def assert_violation(kind: str, decoder: FrameDecoder, chunks: list[bytes]) -> ProtocolViolation:
+    with pytest.raises(ProtocolViolation) as info:
+        feed_all(decoder, chunks)
+    assert info.value.kind == kind, str(info.value)
+    assert str(info.value) and "\n" not in str(info.value)
+    return info.value
+
+
+@pytest.mark.parametrize("data", [
+    pytest.param(b"\x05", id="positive-fixint"),
+    pytest.param(b"\xcf" + struct.pack(">Q", 2**40), id="uint64"),
+    pytest.param(b"\xa5hello", id="str"),
+    pytest.param(b"\x93\x01\x02\x03", id="array"),
+    pytest.param(b"\xc0", id="nil"),
+    pytest.param(b"\xc3", id="true"),
+    pytest.param(b"\xc4\x02ab", id="bin"),
+])
+def test_non_map_is_malformed(data: bytes) -> None:
+    assert_violation("malformed", FrameDecoder(), [data])
+
+
+def test_text_on_stdout_is_malformed() -> None:
+    error = assert_violation("malformed", FrameDecoder(), [b"hello\n"])
+    assert "map" in str(error)
+
+
+def test_non_map_after_good_frame_is_malformed() -> None:
+    decoder = FrameDecoder()
+    assert decoder.feed(pack(ACTION)) == [ACTION]
+    assert_violation("malformed", decoder, [b"Traceback (most recent call last):\n"])
+
+
+def test_undecodable_byte_is_malformed() -> None:
+    assert_violation("malformed", FrameDecoder(), [b"\xc1"])
+
+
+def test_undecodable_byte_inside_map_is_malformed() -> None:
+    assert_violation("malformed", FrameDecoder(), [b"\x81\xa4type\xc1"])
+
+
+def test_undecodable_byte_split_is_malformed() -> None:
+    assert_violation("malformed", FrameDecoder(), [b"\x81", b"\xa4ty", b"pe", b"\xc1"])
+
+
+@pytest.mark.parametrize("data", [
+    pytest.param(b"\x82\xa4type\xa6action\xa6action\xa2\xff\xfe", id="value"),
+    pytest.param(b"\x81\xa2\xff\xfe\x01", id="key"),
+])
+def test_invalid_utf8_string_is_malformed(data: bytes) -> None:
+    assert_violation("malformed", FrameDecoder(), [data])
+
+
+# ------------------------------------------------------------------------------------------------ oversized
+
+
+def test_frame_at_the_limit_is_accepted() -> None:
+    base = pack({"type": "x", "p": ""})
+    message = {"type": "x", "p": "a" * 1000}
+    size = len(pack(message))
+    decoder = FrameDecoder(max_frame=size)
+    assert decoder.feed(pack(message)) == [message]
+    assert len(base) < size
+
+
+def test_one_big_string_is_oversized() -> None:
+    data = pack({"type": "x", "p": "a" * (MAX_FRAME + 10)})
+    assert_violation("oversized", FrameDecoder(), [data])
+
+
+def test_big_bin_is_oversized() -> None:
+    data = pack({"type": "x", "p": b"\0" * (MAX_FRAME + 10)})
+    assert_violation("oversized", FrameDecoder(), [data])
+
+
+def test_big_frame_in_chunks_is_oversized() -> None:
+    data = pack({"type": "x", "p": "a" * (3 * MAX_FRAME)})
+    assert_violation("oversized", FrameDecoder(), [data[i:i + 1000] for i in range(0, len(data), 1000)])
+
+
+def test_frame_of_many_small_parts_is_oversized() -> None:
+    # No single string exceeds the bound, but the frame does.
+    data = pack({"type": "x", "a": "a" * (MAX_FRAME // 2), "b": "b" * (MAX_FRAME // 2), "c": list(range(100))})
+    assert len(data) > MAX_FRAME
+    assert_violation("oversized", FrameDecoder(), [data[i:i + 4096] for i in range(0, len(data), 4096)])
+
+
+@pytest.mark.parametrize("header", [
+    pytest.param(b"\xc6" + struct.pack(">I", 100 << 20), id="bin32"),
+    pytest.param(b"\xdb" + struct.pack(">I", 100 << 20), id="str32"),
+    pytest.param(b"\x82\xa4type\xa6action\xa6action\xdb" + struct.pack(">I", 100 << 20), id="str32-in-map"),
+])
+def test_huge_header_is_oversized_without_buffering_it(header: bytes) -> None:
+    decoder = FrameDecoder()
+    chunk = b"\0" * 65536
+    decoder.feed(header)
+    fed = len(header)
+    with pytest.raises(ProtocolViolation) as info:
+        while fed < (100 << 20):
+            decoder.feed(chunk)
+            fed += len(chunk)
+    assert info.value.kind == "oversized"
+    assert fed <= 8 * MAX_FRAME  # noticed after a few chunks, not after 100 MiB
+
+
+@pytest.mark.parametrize("header", [
+    pytest.param(b"\xdf" + struct.pack(">I", 1 << 31), id="map32"),
+    pytest.param(b"\x81\xa4type\xdd" + struct.pack(">I", 1 << 31), id="array32-in-map"),
+])
+def test_container_header_announcing_too_many_elements_is_oversized_at_once(header: bytes) -> None:
+    assert_violation("oversized", FrameDecoder(), [header])
+
+
+def test_small_max_frame_is_enforced() -> None:
+    decoder = FrameDecoder(max_frame=64)
+    assert decoder.feed(pack({"type": "ok"})) == [{"type": "ok"}]
+    assert_violation("oversized", decoder, [pack({"type": "x", "p": "z" * 100})])
