@@ -23,7 +23,7 @@ Arg = Card | int | str
 
 
 def _parse_arg(token: str) -> Arg:
-    if token.isdigit():
+    if token.isascii() and token.isdigit():
         return int(token)
     if token == "none" or (len(token) == 1 and token in STANDARD_SUITS):
         return token
@@ -67,7 +67,7 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """Parse the text form; raise :class:`ParseError` naming the text on failure."""
-        if not isinstance(text, str) or not text:
+        if not isinstance(text, str) or not text or not text.isascii():
             raise ParseError(f"invalid action: {text!r}")
         kind, paren, rest = text.partition("(")
         if not kind.replace("_", "").isalpha() or not kind.islower():

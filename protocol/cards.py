@@ -48,7 +48,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``7T``, ``10D`` or ``QC``; raise :class:`ParseError` on anything else."""
-        if not isinstance(text, str) or len(text) < 2:
+        if not isinstance(text, str) or len(text) < 2 or not text.isascii():
             raise ParseError(f"invalid card: {text!r}")
         rank_part, suit = text[:-1], text[-1]
         if suit in KAZAKI_SUITS:

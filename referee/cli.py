@@ -10,16 +10,17 @@ import json
 import os
 import secrets
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import typer
 from tabulate import tabulate
 
+from .botspec import check_supports, parse_spec
 from .engine import Game, State
 from .errors import ConfigError, RefereeError
-from .botspec import check_supports, parse_spec
 from .match import POLICIES, GameRecord, play_game
 from .plugins import Registry, load_registry
 from .record import read_record, record_to_dict, replay, write_record
@@ -78,7 +79,7 @@ def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instea
     with _errors():
         registry = _registry()
         rows = []
-        for game_id, entry in sorted(registry.games.items()):
+        for _, entry in sorted(registry.games.items()):
             rows.append({**entry.game.describe(), "source": {"package": entry.source.package,
                                                             "version": entry.source.version}})
         if json_out:
@@ -183,13 +184,13 @@ def play(
         help="A bot per seat, in seat order: a registered name (see 'referee bots'), 'cmd:COMMAND ARGS', "
              "or the path of an executable.",
     ),
-    seed: Optional[int] = typer.Option(None, help="Deal seed (0..2^64-1); drawn and printed when omitted."),
+    seed: int | None = typer.Option(None, help="Deal seed (0..2^64-1); drawn and printed when omitted."),
     option: list[str] = typer.Option([], "--option", "-o", help="A game option as KEY=VALUE; repeatable."),
     dealer: int = typer.Option(0, help="Seat of the first dealer."),
     on_fault: str = typer.Option("forfeit", "--on-fault", help=f"Fault policy: {' or '.join(POLICIES)}."),
     move_time: int = typer.Option(1000, "--move-time", min=1, help="Per-move time limit of program bots, ms."),
     time_bank: int = typer.Option(0, "--time-bank", min=0, help="Extra time per game for program bots, ms."),
-    record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) to this file."),
+    record: Path | None = typer.Option(None, help="Write the game record (JSON) to this file."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
 ) -> None:

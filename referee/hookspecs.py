@@ -8,7 +8,8 @@ so names are validated and de-duplicated in one place (``referee.plugins``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pluggy
 

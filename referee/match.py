@@ -10,8 +10,9 @@ fault policy applies: ``forfeit`` (default) moves every faulted seat below every
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from protocol.actions import Action
 from protocol.bot import Bot, Decision, GameInfo

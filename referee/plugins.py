@@ -8,9 +8,10 @@ plugin that fails to import or to register is reported by name in ``Registry.err
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import pluggy
 

@@ -8,8 +8,9 @@ against the stored one. The format is a public contract: docs/RECORDS.md.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError

@@ -6,7 +6,7 @@ Fisher-Yates shuffle of C-5 with rejection sampling, so results are identical on
 
 from __future__ import annotations
 
-from typing import MutableSequence
+from collections.abc import MutableSequence
 
 __all__ = ["SplitMix64", "MASK64"]
 

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from tabulate import tabulate, tabulate_formats
@@ -148,7 +148,7 @@ def run(
     bot: list[str] = typer.Option([], "--bot", "-b", help="An entrant: a registered bot, 'cmd:COMMAND' or a "
                                   "path. Repeat it; the same bot twice plays itself. Default: every "
                                   "registered bot that plays GAME."),
-    seats: Optional[int] = typer.Option(None, "--seats", "-k", help="Seats per table (default: the number of "
+    seats: int | None = typer.Option(None, "--seats", "-k", help="Seats per table (default: the number of "
                                         "entrants, within the game's range)."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-n", min=1, help="Deals per table and seat rotation."),
     duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate", help="Play each deal under every seat "

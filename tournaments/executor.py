@@ -12,9 +12,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from multiprocessing import util
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Protocol
 
 from protocol.bot import Bot
 from referee.botspec import BotSpec, parse_spec

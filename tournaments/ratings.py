@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import numpy as np
 from openskill.models import PlackettLuce
@@ -50,8 +50,8 @@ class LiveRatings:
             groups = [[name] for name in seating]
             ranks = list(places)
         new = self.model.rate([[self.ratings[n] for n in g] for g in groups], ranks=ranks)
-        for group, rated in zip(groups, new):
-            for name, rating in zip(group, rated):
+        for group, rated in zip(groups, new, strict=True):
+            for name, rating in zip(group, rated, strict=True):
                 self.ratings[name] = rating
 
     def leader(self) -> tuple[str, float]:
@@ -106,7 +106,9 @@ def _newton(n: int, stages: Counter, prior: float, max_iter: int = 100) -> tuple
             g[list(unit)] += 1.0
         compiled.append((r, g, len(group), float(count)))
     info = np.eye(n) * prior
-    for iteration in range(1, max_iter + 1):
+    iteration = 0
+    while iteration < max_iter:
+        iteration += 1
         grad = -prior * theta
         info = np.eye(n) * prior
         for r, g, m, c in compiled:

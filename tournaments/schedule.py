@@ -16,9 +16,9 @@ the keys already stored.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Iterator, Sequence
 
 __all__ = ["Pairing", "Scheduled", "schedule", "deal_seed", "schedule_size"]
 

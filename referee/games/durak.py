@@ -12,8 +12,9 @@ seat observes.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
 
 from protocol.actions import Action
 from protocol.cards import KAZAKI_SUITS, STANDARD_SUITS, Deck
@@ -79,21 +80,22 @@ class _Tables:
             above = _bits(self.same_rank_above[i])
             for choice in range(1 << len(above)):
                 mask = sum(1 << c for k, c in enumerate(above) if choice >> k & 1)
-                found: list[tuple[int, Action]] = []
-
-                def walk(chosen: tuple[int, ...]) -> None:
-                    found.append((len(chosen), self._make(kind, chosen)))
-                    for c in _bits(mask):
-                        if c > chosen[-1]:
-                            walk(chosen + (c,))
-
-                walk((i,))
+                found = [self._make(kind, chosen) for chosen in _prefix_order((i,), _bits(mask))]
                 for k in range(7):
-                    table[k][i][mask] = tuple(a for size, a in found if size <= k)
+                    table[k][i][mask] = tuple(a for a in found if len(a.args) <= k)
         return table
 
 
-@lru_cache(maxsize=None)
+def _prefix_order(chosen: tuple[int, ...], more: list[int]) -> list[tuple[int, ...]]:
+    """``chosen`` and every extension of it by cards of ``more`` (ascending), in C-7 order: a set comes
+    right before the sets it is a prefix of."""
+    out = [chosen]
+    for k, card in enumerate(more):
+        out += _prefix_order(chosen + (card,), more[k + 1:])
+    return out
+
+
+@cache
 def _tables(deck: Deck) -> _Tables:
     return _Tables(deck)
 
@@ -176,6 +178,7 @@ class DurakState(State):
         self.active = [True] * seats
         self.finishing_order: list[tuple[int, ...]] = []
         self.discard = 0
+        self.known = 0  # cards in hands whose holder everyone knows (picked up, withdrawn)
         self.aborted = False
         self.loser: int | None = None
         self.log: list[tuple[Any, ...]] = []
@@ -317,6 +320,7 @@ class DurakState(State):
         table_cards = tuple(card for e in self.table for card in (e[0], e[1]) if card >= 0)
         if taken:
             self.hands[d] |= self.table_mask
+            self.known |= self.table_mask  # everyone saw which cards the taker picked up (KZ-23)
             self.log.append(("pick_up", d, table_cards))
         else:
             self.discard |= self.table_mask
@@ -482,6 +486,7 @@ class DurakState(State):
                 self.table.remove(entry)
                 self.table_mask &= ~(1 << card)
                 self.hands[seat] |= 1 << card
+                self.known |= 1 << card
                 self.attack_count -= 1
                 self.log.append(("withdraw", seat, card))
             else:
@@ -620,12 +625,13 @@ class DurakState(State):
 
     def resample_hidden(self, seat: int, rng: random.Random) -> DurakState:
         other = self.clone()
-        fixed = 1 << self.trump_card  # the face-up trump card's place is public (KZ-23)
+        # Public places stay: the face-up trump card, and cards seen picked up or withdrawn (KZ-23).
+        fixed = (1 << self.trump_card) | self.known
         hidden = [c for s, h in enumerate(self.hands) if s != seat for c in _bits(h & ~fixed)]
-        hidden += [c for c in self.stock if c != self.trump_card]
+        hidden += [c for c in self.stock if not fixed >> c & 1]
         shuffled = hidden[:]
         rng.shuffle(shuffled)
-        move = dict(zip(hidden, shuffled))
+        move = dict(zip(hidden, shuffled, strict=True))
 
         def remap(mask: int) -> int:
             out = mask & fixed
@@ -659,7 +665,8 @@ def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
         case "hand":
             return f"seat {seat} is dealt {cards}"
         case "trump":
-            where = f", shown from the dealer's hand (seat {event['holder']})" if event["holder"] is not None else ""
+            holder = event["holder"]
+            where = f", shown from the dealer's hand (seat {holder})" if holder is not None else ""
             return f"trump is {event['suit']}: {event['card']} turned up{where}"
         case "demand_redeal":
             return f"seat {seat} demands a redeal"
