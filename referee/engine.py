@@ -137,6 +137,12 @@ class Game(ABC):
     @abstractmethod
     def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> State: ...
 
+    def next_dealer(self, result: Result, dealer: int, seats: int) -> int:
+        """The dealer of the next game of a match, after a game with ``result`` dealt by ``dealer``.
+
+        By default the deal passes to the left neighbour (C-2)."""
+        return (dealer + 1) % seats
+
     def narrate(self, event: Mapping[str, Any]) -> str:
         """One event (wire form) in plain words, for ``--verbose``."""
         return " ".join(f"{k}={v}" for k, v in event.items())

@@ -111,6 +111,12 @@ class _DurakFamily(Game):
     def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> DurakState:
         return DurakState(self, seats, seed, options, dealer)
 
+    def next_dealer(self, result: Result, dealer: int, seats: int) -> int:
+        """KZ-26: the loser deals the next game ("the Fool deals"); after a draw or an aborted game the deal
+        passes to the left neighbour of the previous dealer."""
+        loser = result.extra.get("loser")
+        return loser if loser is not None and not result.aborted else (dealer + 1) % seats
+
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event, self.loser_name)
 

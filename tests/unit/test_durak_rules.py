@@ -1130,6 +1130,20 @@ def test_kz_26_the_lowest_trump_attacks_first_whoever_deals() -> None:
         assert state.to_act == holder
 
 
+def test_kz_26_the_loser_deals_the_next_game() -> None:
+    """KZ-26: "the Fool deals": the Robber of the last game deals the next one; after a draw or an aborted
+    game the deal passes to the left neighbour of the previous dealer."""
+    lost = endgame3(bouts=len(ENDGAME3_BOUTS))
+    assert lost.result().extra["loser"] == 2
+    assert KAZAKI.next_dealer(lost.result(), 0, 3) == 2
+    drawn = draw2(bouts=len(DRAW2_BOUTS))
+    assert drawn.result().extra["draw"]
+    assert KAZAKI.next_dealer(drawn.result(), 1, 2) == 0
+    aborted = endgame3(bouts=5, max_bouts=5)
+    assert aborted.result().aborted
+    assert KAZAKI.next_dealer(aborted.result(), 2, 3) == 0
+
+
 # ----------------------------------------------------------------------------------- C-11 Safety limit
 
 
