@@ -77,7 +77,9 @@ class Action:
         if not rest.endswith(")") or rest == ")":
             raise ParseError(f"invalid action: {text!r} (unbalanced or empty parentheses)")
         try:
-            args = tuple(_parse_arg(token.strip()) for token in rest[:-1].split(","))
+            action = cls(kind, tuple(_parse_arg(token) for token in rest[:-1].split(",")))
         except ParseError as exc:
             raise ParseError(f"invalid action: {text!r}: {exc}") from None
-        return cls(kind, args)
+        if action.text != text:  # one text per action: no spaces, no leading zeros
+            raise ParseError(f"invalid action: {text!r} (the canonical form is {action.text!r})")
+        return action

@@ -184,7 +184,8 @@ class DurakState(State):
         self.active = [True] * seats
         self.finishing_order: list[tuple[int, ...]] = []
         self.discard = 0
-        self.known = 0  # cards in hands whose holder everyone knows (picked up, withdrawn)
+        self.known = 0  # cards in hands whose holder everyone knows (announced, picked up, withdrawn)
+        self.priority: list[int] = []
         self.aborted = False
         self.loser: int | None = None
         self.log: list[tuple[Any, ...]] = []
@@ -254,6 +255,7 @@ class DurakState(State):
             self.log.append(("first_attacker", first, None))
         else:
             first = lowest[0]
+            self.known |= 1 << lowest[1]  # KZ-7: announced with the card
             self.log.append(("first_attacker", first, lowest[1]))
         self._start_bout(first)
 

@@ -1,0 +1,75 @@
+"""Golden playthroughs (shared/golden/*.jsonl) as conformance vectors for the rules engine.
+
+Each file is a header, one line per decision (seat to act, legal actions in canonical order C-7, the action
+taken) and a result line. The engine must agree with every line (shared/golden/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.engine import Game
+from referee.games.durak import Durak, Kazaki
+
+GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden"
+
+#: Result fields compared when both the golden file and the engine report them (C-10, KZ-24).
+OPTIONAL_FIELDS = ("scores", "loser", "draw", "aborted")
+
+
+def game_for(game_id: str) -> Game | None:
+    """The game with this id, or None if it is not implemented yet.
+
+    Temporary: a later issue replaces this dict with the plugin registry.
+    """
+    registry: dict[str, Game] = {"kazaki": Kazaki(), "durak": Durak()}
+    return registry.get(game_id)
+
+
+def _golden_files() -> list[Any]:
+    files = sorted(GOLDEN.glob("*.jsonl")) if GOLDEN.is_dir() else []
+    if not files:
+        return [pytest.param(None, id="missing")]
+    return [pytest.param(path, id=path.stem) for path in files]
+
+
+def _read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    with path.open(encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    assert len(rows) >= 2, f"{path.name}: expected a header, decisions and a result line"
+    header, *steps, last = rows
+    assert "result" in last, f"{path.name}: the last line must be {{'result': …}}"
+    return header, steps, last["result"]
+
+
+@pytest.mark.parametrize("path", _golden_files())
+def test_golden_playthrough(path: Path | None) -> None:
+    if path is None:
+        pytest.fail(f"golden directory {GOLDEN} is missing or holds no *.jsonl files; "
+                    f"the golden playthroughs are expected in shared/golden/ beside the repository")
+    header, steps, expected = _read(path)
+    game_id = header["game"]
+    game = game_for(game_id)
+    if game is None:
+        pytest.skip(f"game {game_id} is not implemented yet (issue 6/7)")
+
+    state = game.new_state(header["seats"], header["seed"], header.get("options") or {},
+                           dealer=header.get("dealer", 0))
+    for step in steps:
+        where = f"{path.name} line i={step['i']}"
+        assert not state.is_terminal, f"{where}: the game ended early"
+        assert state.to_act == step["seat"], f"{where}: seat to act"
+        assert [a.text for a in state.legal_actions()] == step["legal"], f"{where}: legal actions"
+        state.apply(state.parse_action(step["action"]))
+    assert state.is_terminal, f"{path.name}: the game did not end after the last line"
+
+    actual = state.result().to_dict()
+    assert actual["places"] == expected["places"], f"{path.name}: places"
+    assert actual["finishing_order"] == expected["finishing_order"], f"{path.name}: finishing_order"
+    for name in OPTIONAL_FIELDS:
+        if name in expected and name in actual:
+            assert actual[name] == expected[name], f"{path.name}: {name}"
