@@ -57,13 +57,14 @@ class Decision:
 
 @runtime_checkable
 class Bot(Protocol):
-    """The in-process bot interface. ``act`` must return one of ``decision.legal``."""
+    """The in-process bot interface. ``act`` returns one of ``decision.legal`` (or its text); anything else
+    is recorded as an ``illegal`` fault."""
 
     name: str
 
     def new_game(self, info: GameInfo) -> None: ...
 
-    def act(self, decision: Decision) -> Action: ...
+    def act(self, decision: Decision) -> Action | str: ...
 
     def game_over(self, result: Mapping[str, Any]) -> None: ...
 
@@ -78,7 +79,7 @@ class BotBase:
     def new_game(self, info: GameInfo) -> None:
         self.info = info
 
-    def act(self, decision: Decision) -> Action:  # pragma: no cover - abstract
+    def act(self, decision: Decision) -> Action | str:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def game_over(self, result: Mapping[str, Any]) -> None:

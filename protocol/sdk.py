@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from .actions import Action
@@ -113,7 +114,7 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
             if kind == "request":
                 legal = LegalActions(list(message.get("legal", [])))
                 observation = message.get("observation", {})
-                choice = bot.act(Decision(seat, legal, lambda o=observation: o))
+                choice = bot.act(Decision(seat, legal, partial(dict, observation)))
                 send({"type": "action", "id": message.get("id"),
                       "action": choice.text if isinstance(choice, Action) else str(choice)})
             elif kind == "new_game":

@@ -99,7 +99,7 @@ def bots(json_out: bool = typer.Option(False, "--json", help="Print JSON instead
     """List the registered bots, the games they support and where they come from."""
     with _errors():
         registry = _registry()
-        rows = [
+        rows: list[dict[str, Any]] = [
             {"name": e.name, "description": e.description, "games": list(e.games) if e.games is not None else None,
              "source": {"package": e.source.package, "version": e.source.version}}
             for _, e in sorted(registry.bots.items())
@@ -257,9 +257,11 @@ def main() -> None:
     """The console script: usage errors, like every other error, are one line and exit code 2."""
     from typer.exceptions import TyperException
 
+    from .check_cli import check
     from .tournament_cli import app as tournament_app
 
     app.add_typer(tournament_app, name="tournament")
+    app.command("check")(check)
     try:
         code = app(standalone_mode=False)
     except typer.Abort:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from protocol.actions import Action
@@ -163,15 +164,16 @@ def play_game(
     if listener:
         listener(state, state.events(0, None))
         seen = state.log_size
-    while (seat := state.to_act) is not None:
+    while (to_act := state.to_act) is not None:
+        seat = to_act
         legal = state.legal_actions()
         index = len(actions)
-        action = None
+        action: Action | str | None = None
         forced = len(legal) == 1 and legal[0].kind == "pass"  # C-6: a lone pass is applied without asking
         if not disabled[seat] and not forced:
             since = cursors[seat]
             cursors[seat] = state.log_size
-            decision = Decision(seat, legal, lambda s=seat, k=since: state.observe(s, k))
+            decision = Decision(seat, legal, partial(state.observe, seat, since))
             try:
                 action = bots[seat].act(decision)
             except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault (C-7)
@@ -181,11 +183,13 @@ def play_game(
                 action = None
             else:
                 try:
+                    if isinstance(action, str):  # a bot may answer with an action's text
+                        action = state.parse_action(action)
                     state.apply(action)  # the engine's own errors propagate: they are not the bot's fault
                 except IllegalActionError:
                     faults.append(Fault(seat, "illegal", index, f"{_one_line(str(action))} is not a legal action"))
                     action = None
-        if action is None:
+        if not isinstance(action, Action):
             action = default_action(legal)
             state.apply(action)
         actions.append(action.text)

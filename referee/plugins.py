@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import metadata
 from typing import Any
 
@@ -110,14 +111,14 @@ def load_registry(*, builtins: Iterable[str] = DEFAULT_PLUGINS, entry_points: bo
         sources[name] = source
 
     for module in builtins:
-        add(module, lambda m=module: importlib.import_module(m), builtin_source)
+        add(module, partial(importlib.import_module, module), builtin_source)
     if entry_points:
         for ep in _entry_points():
             dist = ep.dist
             source = Source(dist.name if dist else ep.value, dist.version if dist else "?")
             add(ep.name, ep.load, source)
     for i, plugin in enumerate(extra):
-        add(getattr(plugin, "__name__", f"extra-{i}"), lambda p=plugin: p, Source("(direct)", "-"))
+        add(getattr(plugin, "__name__", f"extra-{i}"), partial(_identity, plugin), Source("(direct)", "-"))
 
     while True:  # a hook implementation with a name referee does not know (a typo) is reported, not ignored
         try:
@@ -146,6 +147,10 @@ def _call(registry: Registry, pm: pluggy.PluginManager, plugin: Any, name: str, 
             registry.errors.append(f"plugin {name!r}: {exc}")
         except Exception as exc:  # noqa: BLE001 - a broken plugin must not stop the others
             registry.errors.append(f"plugin {name!r} failed in {hook}: {_first_line(exc)}")
+
+
+def _identity(value: Any) -> Any:
+    return value
 
 
 def _first_line(exc: BaseException) -> str:

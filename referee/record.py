@@ -52,7 +52,7 @@ def record_from_dict(data: Any) -> GameRecord:
     if data.get("version") != VERSION:
         raise RecordError(f"record version {data.get('version')!r} is not supported (this referee reads {VERSION})")
 
-    def get(key: str, kind: type | tuple[type, ...]) -> Any:
+    def get(key: str, kind: type) -> Any:
         value = data.get(key)
         if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
             raise RecordError(f"record field {key!r} is missing or not {_KIND_NAMES.get(kind, 'valid')}")

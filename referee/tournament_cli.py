@@ -18,7 +18,7 @@ from tournaments.run import Progress, run_tournament
 from tournaments.schedule import schedule_size
 from tournaments.storage import Store
 
-from .botspec import parse_spec
+from .botspec import check_supports, parse_spec
 from .errors import ConfigError
 from .match import POLICIES
 from .plugins import Registry
@@ -110,8 +110,11 @@ def print_report(report: Report, fmt: str, json_out: bool) -> None:
     typer.echo(tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True))
     names = [r["bot"] for r in report.rows]
     idx = {n: i for i, n in enumerate(report.entrants)}
-    cross = [[a] + ["" if a == b or report.ahead[idx[a]][idx[b]] is None
-                    else f"{100 * report.ahead[idx[a]][idx[b]]:.0f}%" for b in names] for a in names]
+    def share(a: str, b: str) -> str:
+        value = report.ahead[idx[a]][idx[b]]
+        return "" if a == b or value is None else f"{100 * value:.0f}%"
+
+    cross = [[a] + [share(a, b) for b in names] for a in names]
     typer.echo("\nfinished ahead of (row over column, share of the games both played):")
     typer.echo(tabulate(cross, headers=["", *names], tablefmt=fmt, disable_numparse=True))
     if report.head_to_head:
@@ -121,6 +124,19 @@ def print_report(report: Report, fmt: str, json_out: bool) -> None:
                for h in report.head_to_head]
         typer.echo(tabulate(h2h, headers=["bot", "opponent", "games", "W/D/L", "score", "Elo diff", "LOS"],
                             tablefmt=fmt, disable_numparse=True))
+
+
+def _check_programs(specs: list[str], registry: Registry, game: str, move_time: int) -> None:
+    """Refuse a program bot whose hello says it does not play ``game`` (started once, then stopped)."""
+    for spec in specs:
+        parsed = parse_spec(spec, registry)
+        if parsed.argv is None:
+            continue
+        bot = parsed.make(registry, move_time=move_time / 1000)
+        try:
+            check_supports(bot, parsed, game)
+        finally:
+            bot.close()
 
 
 def _report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
@@ -190,13 +206,15 @@ def run(
                               f"self-play)")
         if on_fault not in POLICIES:
             raise ConfigError(f"unknown fault policy {on_fault!r} for --on-fault (choose {' or '.join(POLICIES)})")
+        _check_programs(specs, registry, game, move_time)
         config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                                   duplicate=duplicate, seed=seed, move_time_ms=move_time, policy=on_fault)
         total = schedule_size(len(names), k, games, chosen.teams(k))
-        typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
-                   f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
-                   err=True)
         with Store(db, create=True) as store:
+            store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
+            typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
+                       f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
+                       err=True)
             _play(store, config, registry, workers, json_out)
             print_report(_report(store, registry, bootstrap_samples), fmt, json_out)
 

@@ -45,10 +45,10 @@ class LiveRatings:
                teams: Sequence[Sequence[int]] | None = None) -> None:
         if teams:
             groups = [[seating[s] for s in team] for team in teams]
-            ranks = [places[team[0]] for team in teams]
+            ranks = [float(places[team[0]]) for team in teams]
         else:
             groups = [[name] for name in seating]
-            ranks = list(places)
+            ranks = [float(p) for p in places]
         new = self.model.rate([[self.ratings[n] for n in g] for g in groups], ranks=ranks)
         for group, rated in zip(groups, new, strict=True):
             for name, rating in zip(group, rated, strict=True):
@@ -86,7 +86,7 @@ def _stages(games: Iterable[GameResult], teams: Sequence[Sequence[int]] | None) 
             j = i
             while j < len(order) and unit_places[order[j]] == unit_places[order[i]]:
                 j += 1
-            if j - i < len(left):  # the last group alone carries no information
+            if j - i > 1 or j - i < len(left):  # a single player left over carries no information
                 stages[(tuple(sorted(left)), tuple(sorted(units[u] for u in order[i:j])))] += count
             left = [units[u] for u in order[j:]]
             i = j
@@ -178,7 +178,12 @@ class HeadToHead:
             return 0.0, math.inf
         var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
         margin = 1.959964 * math.sqrt(var / n)
-        return _elo(s), (_elo(min(s + margin, 1 - 1e-9)) - _elo(max(s - margin, 1e-9))) / 2
+        low, high = max(s - margin, 0.0), min(s + margin, 1.0)
+        if 0.0 < low and high < 1.0:
+            return _elo(s), (_elo(high) - _elo(low)) / 2
+        # The interval reaches a certain result: fall back to the delta method at s, which stays finite.
+        slope = 400 / math.log(10) / max(s * (1 - s), 1 / (4 * n))
+        return _elo(s), margin * slope
 
     def los(self) -> float:
         """Likelihood of superiority: P(a is stronger than b), from wins and losses."""

@@ -442,6 +442,7 @@ class DurakState(State):
         self._legal = None
         phase, kind = self.phase, action.kind
         seat = self.to_act
+        assert seat is not None
         code = self.t.code.get(action, ())
         if phase == ATTACK:
             for card in code:
@@ -685,7 +686,8 @@ def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
             return f"seat {seat} attacks first{shown}"
         case "bout":
             cap = event["cap"]
-            return f"bout: seat {event['attacker']} attacks seat {event['defender']} (at most {cap} card{'s' if cap != 1 else ''})"
+            cards_word = "card" if cap == 1 else "cards"
+            return f"bout: seat {event['attacker']} attacks seat {event['defender']} (at most {cap} {cards_word})"
         case "attack":
             return f"seat {seat} attacks with {cards}"
         case "defend":

@@ -1,0 +1,248 @@
+"""``referee tournament run | resume | table`` (referee/tournament_cli.py), for real: ``python -m referee`` in a
+subprocess, with worker processes and a SQLite database.
+
+One small durak tournament (3 bots, 2 seats, 20 deals: 3 tables × 2 rotations × 20 = 120 games) is played once
+per module and read back by ``table`` and ``resume``. Bad input of any kind ends with exit code 2 and exactly
+one line on stderr, ``referee: error: ...``, never a traceback; the database is then left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.plugins import load_registry
+
+BOTS = ["heuristic", "random", "first"]
+RUN = ["run", "durak", "--bot", "heuristic", "--bot", "random", "--bot", "first", "--seats", "2", "--games", "20"]
+TIMEOUT = 120
+
+
+def referee(*args: str, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", "tournament", *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def ok(*args: str) -> subprocess.CompletedProcess[str]:
+    result = referee(*args)
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def ok_json(*args: str) -> dict[str, Any]:
+    return json.loads(ok(*args).stdout)  # the whole of stdout is the JSON document
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], *fragments: str) -> str:
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    lines = result.stderr.splitlines()
+    errors = [line for line in lines if line.startswith("referee: error: ")]
+    assert len(errors) == 1 and lines[-1] == errors[0], result.stderr
+    for fragment in fragments:
+        assert fragment in errors[0], errors[0]
+    assert len(lines) == 1, f"stderr has more than the error line: {result.stderr!r}"
+    return errors[0]
+
+
+def snapshot(db: Path) -> list[tuple[Any, ...]]:
+    """Every stored game with the time it was stored: what must not change when nothing is played."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return conn.execute("SELECT seq, key, seed, places, finished_at FROM games ORDER BY seq").fetchall()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], str]:
+    db = tmp_path_factory.mktemp("tournament") / "durak.db"
+    result = ok(*RUN, "--db", str(db), "--workers", "2", "--json")
+    return db, json.loads(result.stdout), result.stderr
+
+
+# -------------------------------------------------------------------------------------------------- run
+
+
+def test_run_prints_the_table_as_json(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, report, _ = played
+    assert report["games"] == 120
+    ratings = report["ratings"]
+    assert [r["bot"] for r in ratings][0] == "heuristic"  # clearly the best of the three
+    assert sorted(r["bot"] for r in ratings) == sorted(BOTS)
+    assert [r["rank"] for r in ratings] == [1, 2, 3]
+    for row in ratings:
+        assert {"bot", "rating", "ci", "games", "faults", "mean_place", "first", "last", "rank"} <= set(row)
+        assert row["games"] == 80  # two of the three tables, 2 rotations × 20 deals each
+        assert row["faults"] == 0
+        assert 1.0 <= row["mean_place"] <= 2.0
+        assert 0.0 <= row["first"] <= 1.0 and 0.0 <= row["last"] <= 1.0
+        assert row["ci"] > 0
+    assert [r["rating"] for r in ratings] == sorted((r["rating"] for r in ratings), reverse=True)
+    assert sum(r["rating"] for r in ratings) == pytest.approx(1500 * 3, abs=0.2)
+    crosstable = report["crosstable"]
+    assert crosstable["bots"] == BOTS  # in the order given
+    ahead = crosstable["ahead"]
+    assert len(ahead) == 3 and all(len(row) == 3 for row in ahead)
+    for i in range(3):
+        assert ahead[i][i] is None
+        for j in range(3):
+            if i != j:
+                assert 0.0 <= ahead[i][j] <= 1.0
+                assert ahead[i][j] + ahead[j][i] <= 1.0 + 1e-9  # draws count for neither
+    heuristic, rnd = BOTS.index("heuristic"), BOTS.index("random")
+    assert ahead[heuristic][rnd] > 0.5
+    assert len(report["head_to_head"]) == 3  # two seats: every pair, W/D/L adding up to its 40 games
+    for h in report["head_to_head"]:
+        assert h["wins"] + h["draws"] + h["losses"] == h["games"] == 40
+    assert len(snapshot(db)) == 120
+
+
+def test_run_reports_progress_on_stderr(played: tuple[Path, dict[str, Any], str]) -> None:
+    _, _, stderr = played
+    assert "120 games" in stderr
+    assert "120/120" in stderr
+    assert "Traceback" not in stderr
+
+
+def test_table_prints_the_same_ratings(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, report, _ = played
+    again = ok_json("table", str(db), "--json")
+    assert again["ratings"] == report["ratings"]
+    assert again == report
+
+
+def test_resume_of_a_finished_tournament_plays_nothing(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, report, _ = played
+    before = snapshot(db)
+    result = ok("resume", str(db), "--workers", "2", "--json")
+    assert json.loads(result.stdout) == report
+    assert snapshot(db) == before  # not one game played again, none rewritten
+
+
+@pytest.mark.parametrize(("fmt", "marks"), [("github", ["| rank", "|---"]), ("latex", ["\\begin{tabular}",
+                                                                                     "\\end{tabular}"])])
+def test_table_formats(played: tuple[Path, dict[str, Any], str], fmt: str, marks: list[str]) -> None:
+    db, report, _ = played
+    out = ok("table", str(db), "--format", fmt).stdout
+    assert out.startswith("120 games")
+    for mark in marks:
+        assert mark in out
+    for row in report["ratings"]:
+        assert row["bot"] in out
+        assert f"{row['rating']:.0f}" in out
+
+
+def test_resume_takes_a_format_too(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, _, _ = played
+    out = ok("resume", str(db), "--format", "github").stdout
+    assert "| rank" in out and "heuristic" in out
+
+
+@pytest.mark.parametrize("command", ["table", "resume"])
+def test_a_bad_format_is_one_line(played: tuple[Path, dict[str, Any], str], command: str) -> None:
+    db, _, _ = played
+    assert_one_line_error(referee(command, str(db), "--format", "nope"), "--format", "nope")
+
+
+def test_a_bad_format_is_refused_before_playing(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert_one_line_error(referee(*RUN, "--db", str(db), "--format", "nope"), "nope")
+    assert not db.exists()
+
+
+# -------------------------------------------------------------------------------------------- bad input
+
+
+def test_an_unknown_bot(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert_one_line_error(referee("run", "durak", "--bot", "heuristic", "--bot", "nosuchbot", "--seats", "2",
+                                  "--games", "1", "--db", str(db)), "nosuchbot")
+    assert not db.exists()
+
+
+def test_an_unknown_game(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert_one_line_error(referee("run", "chess", "--bot", "random", "--bot", "first", "--db", str(db)), "chess")
+    assert not db.exists()
+
+
+def test_a_registered_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
+    registry = load_registry()
+    heuristic = registry.bots["heuristic"]
+    others = sorted(game for game in registry.games if not heuristic.supports(game))
+    if not others:
+        pytest.skip("heuristic plays every registered game")
+    game = others[0]
+    db = tmp_path / "t.db"
+    assert_one_line_error(referee("run", game, "--bot", "heuristic", "--bot", "random", "--games", "1",
+                                  "--db", str(db)), "heuristic", f"does not play {game}")
+    assert not db.exists()
+
+
+def test_a_program_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
+    # a program says which games it plays in its hello; this one plays durak only
+    script = tmp_path / "durak_only.py"
+    script.write_text("from bots.first import FirstBot\nfrom protocol.sdk import run_bot\n\n"
+                      "raise SystemExit(run_bot(FirstBot(), games=['durak']))\n")
+    db = tmp_path / "t.db"
+    result = referee("run", "kazaki", "--bot", f"cmd:{sys.executable} {script}", "--bot", "random", "--seats", "2",
+                     "--games", "1", "--workers", "1", "--db", str(db))
+    assert_one_line_error(result, "does not play kazaki")
+
+
+@pytest.mark.parametrize("seats", ["7", "1", "0"])
+def test_seats_outside_the_games_range(tmp_path: Path, seats: str) -> None:
+    db = tmp_path / "t.db"
+    assert_one_line_error(referee(*RUN[:-4], "--seats", seats, "--games", "1", "--db", str(db)), seats)
+    assert not db.exists()
+
+
+def test_more_seats_than_entrants(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert_one_line_error(referee(*RUN[:-4], "--seats", "4", "--games", "1", "--db", str(db)), "4 seats", "3")
+    assert not db.exists()
+
+
+def test_an_unwritable_db(tmp_path: Path) -> None:
+    db = tmp_path / "no" / "such" / "dir" / "t.db"
+    assert_one_line_error(referee(*RUN, "--db", str(db), "--workers", "1"), str(db))
+    assert not db.parent.exists()
+
+
+def test_a_db_that_is_a_directory(tmp_path: Path) -> None:
+    assert_one_line_error(referee(*RUN, "--db", str(tmp_path), "--workers", "1"), str(tmp_path))
+
+
+def test_a_db_of_another_configuration_is_refused(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, _, _ = played
+    before = snapshot(db)
+    line = assert_one_line_error(referee(*RUN[:-1], "21", "--db", str(db), "--workers", "1"), "games", "resume")
+    assert "differs in: games)" in line
+    assert snapshot(db) == before
+
+
+@pytest.mark.parametrize("command", ["table", "resume"])
+def test_a_missing_db(tmp_path: Path, command: str) -> None:
+    db = tmp_path / "missing.db"
+    assert_one_line_error(referee(command, str(db)), str(db))
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("command", ["table", "resume"])
+def test_a_file_that_is_not_a_db(tmp_path: Path, command: str) -> None:
+    db = tmp_path / "notes.txt"
+    db.write_text("not a database\n" * 100)
+    assert_one_line_error(referee(command, str(db)), str(db))
+    assert db.read_text() == "not a database\n" * 100
+
+
+@pytest.mark.parametrize("command", ["table", "resume"])
+def test_an_sqlite_file_without_a_tournament(tmp_path: Path, command: str) -> None:
+    db = tmp_path / "empty.db"
+    sqlite3.connect(db).execute("CREATE TABLE other (x)").connection.close()
+    assert_one_line_error(referee(command, str(db)), str(db))

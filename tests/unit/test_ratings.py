@@ -1,0 +1,335 @@
+"""Ratings (tournaments/ratings.py): the whole-pool Plackett-Luce fit, its intervals, head-to-head statistics
+and the live openskill ratings.
+
+The fit is checked against independent references, never against itself:
+
+- ``choix.opt_rankings`` (rankings without ties), with the same Gaussian prior. Our prior is θ ~ N(0, σ²) with
+  σ = ``prior_elo`` / ELO, a penalty of θ²/(2σ²) per entrant; choix's objective adds ``alpha · Σ θ²`` (see
+  ``choix.opt.Top1Fcts.objective``), so ``alpha = 1 / (2σ²)``;
+- a direct maximisation (scipy) of the likelihood the module documents for ties and teams: a finishing order
+  read group by group, every member of a group of m tied units contributing ``s_i − log Σ_{left} e^{s_j}``
+  (Breslow), a unit's strength s being the sum of its members' θ.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+import choix
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from tournaments.ratings import ELO, HeadToHead, LiveRatings, bootstrap, fit, head_to_head
+
+Z95 = 1.959964
+TEAMS = ((0, 2), (1, 3))
+Game = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+# ------------------------------------------------------------------------------------- data and references
+
+
+def pl_games(strengths: Sequence[float], count: int, seats: int, seed: int) -> list[Game]:
+    """Plackett-Luce games: a random table and seating, the order drawn with Gumbel noise (no ties)."""
+    rng = np.random.default_rng(seed)
+    theta = np.asarray(strengths, dtype=float)
+    games: list[Game] = []
+    for _ in range(count):
+        seating = rng.choice(len(theta), size=seats, replace=False)
+        keys = theta[seating] + rng.gumbel(size=seats)
+        order = np.argsort(-keys)
+        places = np.empty(seats, dtype=int)
+        places[order] = np.arange(1, seats + 1)
+        games.append((tuple(int(e) for e in seating), tuple(int(p) for p in places)))
+    return games
+
+
+def to_rankings(games: Sequence[Game]) -> list[tuple[int, ...]]:
+    """choix's ranking data: the entrants of a game, best first (games without ties only)."""
+    rankings = []
+    for seating, places in games:
+        assert len(set(places)) == len(places)
+        rankings.append(tuple(e for _, e in sorted(zip(places, seating, strict=True))))
+    return rankings
+
+
+def centred_theta(ratings: np.ndarray) -> np.ndarray:
+    return (np.asarray(ratings) - 1500.0) / ELO
+
+
+def alpha_for(prior_elo: float) -> float:
+    sigma = prior_elo / ELO
+    return 1.0 / (2.0 * sigma**2)
+
+
+def breslow_reference(n: int, games: Sequence[Game], *, prior_elo: float = 1000.0,
+                      teams: Sequence[Sequence[int]] | None = None) -> np.ndarray:
+    """The documented model, maximised directly: returns the MAP θ (not centred)."""
+    stages: Counter = Counter()  # (the units left, the units chosen now) → how often; a unit: its members
+    for seating, places in games:
+        if teams:
+            units = [tuple(sorted(seating[s] for s in team)) for team in teams]
+            unit_places = [places[team[0]] for team in teams]
+        else:
+            units = [(e,) for e in seating]
+            unit_places = list(places)
+        left = sorted(range(len(units)), key=lambda u: units[u])
+        for place in sorted(set(unit_places)):
+            chosen = [u for u in left if unit_places[u] == place]
+            stages[(tuple(units[u] for u in left), tuple(units[u] for u in chosen))] += 1
+            left = [u for u in left if unit_places[u] != place]
+    prior = 1.0 / (prior_elo / ELO) ** 2
+
+    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        value = 0.5 * prior * theta @ theta
+        grad = prior * theta
+        for (left, chosen), count in stages.items():
+            s = np.array([theta[list(unit)].sum() for unit in left])
+            top = s.max()
+            p = np.exp(s - top) / np.exp(s - top).sum()
+            value += count * (len(chosen) * (top + math.log(np.exp(s - top).sum()))
+                              - sum(theta[list(unit)].sum() for unit in chosen))
+            for unit, share in zip(left, p, strict=True):
+                grad[list(unit)] += count * len(chosen) * share
+            for unit in chosen:
+                grad[list(unit)] -= count
+        return value, grad
+
+    result = minimize(objective, np.zeros(n), jac=True, method="BFGS", options={"gtol": 1e-10, "maxiter": 10_000})
+    assert np.abs(objective(result.x)[1]).max() < 1e-5, result  # at the optimum, whatever BFGS reports
+    return result.x
+
+
+# ------------------------------------------------------------------------------ the fit against references
+
+
+@pytest.mark.parametrize("prior_elo", [1000.0, 100.0])  # the default, and a prior that matters
+def test_fit_matches_choix_on_rankings_without_ties(prior_elo: float) -> None:
+    truth = [0.9, 0.4, 0.0, -0.3, -0.8, 0.2]
+    games = pl_games(truth, 150, 3, seed=20) + pl_games(truth, 60, 2, seed=21) + pl_games(truth, 30, 5, seed=22)
+    ours = fit(6, games, prior_elo=prior_elo)
+    data = to_rankings(games)
+    alpha = alpha_for(prior_elo)
+    params = choix.opt_rankings(6, data, alpha=alpha, tol=1e-9)
+    reference = params - params.mean()
+    np.testing.assert_allclose(centred_theta(ours.rating), reference, atol=1e-4)
+    # the intervals: the inverse of choix's Hessian of the same penalised objective, centred like the ratings
+    hessian = choix.opt.Top1Fcts.from_rankings(data, alpha).hessian(params)
+    centre = np.eye(6) - 1.0 / 6
+    cov = centre @ np.linalg.inv(hessian) @ centre.T
+    np.testing.assert_allclose(ours.ci, Z95 * ELO * np.sqrt(np.diag(cov)), rtol=1e-4)
+
+
+def test_fit_matches_the_documented_likelihood_without_ties() -> None:
+    # the scipy reference agrees with choix where both apply, so it can stand in for it where choix cannot
+    games = pl_games([0.5, 0.0, -0.5, 1.0], 150, 3, seed=3)
+    theta = breslow_reference(4, games)
+    params = choix.opt_rankings(4, to_rankings(games), alpha=alpha_for(1000.0), tol=1e-9)
+    np.testing.assert_allclose(theta - theta.mean(), params - params.mean(), atol=1e-5)
+    np.testing.assert_allclose(centred_theta(fit(4, games).rating), theta - theta.mean(), atol=1e-4)
+
+
+def test_fit_matches_the_documented_likelihood_with_ties() -> None:
+    # ties everywhere: for first place, for last place (a group that is left over), whole-table draws
+    games: list[Game] = [
+        ((0, 1, 2), (1, 2, 3)), ((1, 2, 0), (1, 1, 3)), ((2, 0, 1), (1, 2, 2)), ((0, 3), (1, 1)),
+        ((3, 1), (1, 2)), ((2, 3, 0, 1), (1, 2, 2, 4)), ((1, 0, 3), (2, 2, 2)), ((0, 2), (1, 2)),
+        ((3, 2, 1), (1, 1, 2)), ((1, 3), (1, 1)), ((0, 1), (2, 1)), ((2, 3), (2, 1)),
+    ] * 3 + pl_games([0.4, 0.1, -0.2, -0.3], 60, 3, seed=5)
+    theta = breslow_reference(4, games)
+    np.testing.assert_allclose(centred_theta(fit(4, games).rating), theta - theta.mean(), atol=1e-4)
+
+
+def test_draws_pull_two_ratings_together() -> None:
+    # one win and a hundred draws is nearly an even match (Breslow: a draw is the tied pair chosen together);
+    # the one win alone is worth hundreds of Elo against the prior
+    games: list[Game] = [((0, 1), (1, 2))] + [((0, 1), (1, 1)), ((1, 0), (1, 1))] * 50
+    ratings = fit(2, games).rating
+    theta = breslow_reference(2, games)
+    assert ratings[0] > ratings[1]
+    assert ratings[0] - ratings[1] < 20, ratings
+    assert ratings[0] - ratings[1] == pytest.approx(ELO * (theta[0] - theta[1]), abs=0.05)
+    alone = fit(2, games[:1]).rating
+    assert alone[0] - alone[1] > 200
+
+
+def test_fit_recovers_known_strengths() -> None:
+    truth = np.array([1.2, 0.6, 0.0, -0.4, -1.4])
+    games = pl_games(truth, 4000, 3, seed=7)
+    result = fit(5, games)
+    expected = 1500 + ELO * (truth - truth.mean())
+    assert list(np.argsort(-result.rating)) == [0, 1, 2, 3, 4]
+    # within three standard errors (the 95% half-width is 1.96 of them) and a few dozen Elo
+    assert np.all(np.abs(result.rating - expected) < 3 * result.ci / Z95), (result.rating, expected, result.ci)
+    assert np.all(np.abs(result.rating - expected) < 40)
+    assert result.rating.mean() == pytest.approx(1500.0)
+    assert result.iterations < 100
+
+
+# --------------------------------------------------------------------------------------------------- ties
+
+
+def test_a_symmetric_tie_data_set_gives_equal_ratings() -> None:
+    cyclic: list[Game] = [((0, 1, 2), (1, 1, 3)), ((1, 2, 0), (1, 1, 3)), ((2, 0, 1), (1, 1, 3))] * 10
+    np.testing.assert_allclose(fit(3, cyclic).rating, [1500.0] * 3, atol=1e-6)
+    draws: list[Game] = [((0, 1), (1, 1)), ((1, 2), (1, 1)), ((2, 0), (1, 1))] * 10
+    np.testing.assert_allclose(fit(3, draws).rating, [1500.0] * 3, atol=1e-6)
+
+
+def test_partners_in_every_tie_get_equal_ratings() -> None:
+    games: list[Game] = [((0, 1, 2), (1, 1, 3)), ((2, 1, 0), (3, 1, 1)), ((1, 2), (1, 2)), ((2, 0), (2, 1))] * 8
+    ratings = fit(3, games).rating
+    assert ratings[0] == pytest.approx(ratings[1], abs=1e-6)
+    assert ratings[0] > ratings[2]
+
+
+# -------------------------------------------------------------------------------------------------- prior
+
+
+def test_an_unbeaten_entrant_stays_finite() -> None:
+    games: list[Game] = [((0, 1), (1, 2)), ((2, 0), (2, 1)), ((0, 1, 2), (1, 2, 3))] * 20
+    games += pl_games([0.0, 0.0, 0.0], 30, 2, seed=1)
+    games = [g for g in games if 0 not in g[0] or g[1][g[0].index(0)] == 1]  # entrant 0 never loses
+    result = fit(3, games)
+    assert np.all(np.isfinite(result.rating)) and np.all(np.isfinite(result.ci))
+    assert np.argmax(result.rating) == 0
+    assert result.rating[0] < 1500 + 3000  # the prior holds it
+    weaker = fit(3, games, prior_elo=200.0)  # a tighter prior holds it closer
+    assert 1500 < weaker.rating[0] < result.rating[0]
+
+
+# ---------------------------------------------------------------------------------------------- intervals
+
+
+def test_intervals_halve_with_four_times_the_games() -> None:
+    games = pl_games([0.5, 0.0, -0.5, 0.2], 400, 3, seed=11)
+    one, four = fit(4, games), fit(4, games * 4)
+    np.testing.assert_allclose(four.ci / one.ci, 0.5, rtol=0.02)
+    fresh = fit(4, pl_games([0.5, 0.0, -0.5, 0.2], 1600, 3, seed=12))  # new games, not copies
+    np.testing.assert_allclose(fresh.ci / one.ci, 0.5, rtol=0.15)
+
+
+def test_bootstrap_intervals_are_close_to_the_information_matrix_on_a_big_sample() -> None:
+    games = pl_games([0.6, 0.1, -0.2, -0.5], 3000, 3, seed=13)
+    info = fit(4, games)
+    boot = bootstrap(4, games, samples=300, seed=2)
+    np.testing.assert_allclose(boot.rating, info.rating)
+    np.testing.assert_allclose(boot.ci, info.ci, rtol=0.2)
+    assert np.all(boot.ci > 0)
+    again = bootstrap(4, games, samples=300, seed=2)
+    np.testing.assert_array_equal(again.ci, boot.ci)  # seeded
+
+
+# ------------------------------------------------------------------------------------------ head to head
+
+# entrant 0 against 1: 6 wins, 2 draws, 2 losses, in both seats; games of other pairs and tables are ignored
+H2H: list[Game] = (
+    [((0, 1), (1, 2))] * 3 + [((1, 0), (2, 1))] * 3 + [((0, 1), (1, 1)), ((1, 0), (1, 1))]
+    + [((0, 1), (2, 1)), ((1, 0), (1, 2))]
+    + [((0, 2), (1, 2)), ((2, 1), (1, 2)), ((0, 1, 2), (3, 1, 2))]
+)
+
+
+def test_head_to_head_counts_and_scores() -> None:
+    h = head_to_head(H2H, 0, 1)
+    assert (h.a, h.b, h.wins, h.draws, h.losses, h.games) == (0, 1, 6, 2, 2, 10)
+    assert h.score == pytest.approx(0.7)
+    back = head_to_head(H2H, 1, 0)
+    assert (back.wins, back.draws, back.losses) == (2, 2, 6)
+    assert back.score == pytest.approx(0.3)
+
+
+def test_head_to_head_elo_and_los_against_hand_computed_values() -> None:
+    h = head_to_head(H2H, 0, 1)
+    # Elo: -400·log10(1/0.7 − 1) = 400·log10(7/3) = 147.19
+    # margin: per-game variance (6·0.3² + 2·0.2² + 2·0.7²)/10 = 0.16, 1.959964·√(0.16/10) = 0.247918;
+    #   (Elo(0.947918) − Elo(0.452082)) / 2 = (504.04 − (−33.39)) / 2 = 268.72
+    # LOS: ½·(1 + erf((6 − 2)/√(2·8))) = ½·(1 + erf(1)) = 0.921350
+    elo, margin = h.elo()
+    assert elo == pytest.approx(147.1907, abs=1e-3)
+    assert margin == pytest.approx(268.716, abs=1e-2)
+    assert h.los() == pytest.approx(0.9213504, abs=1e-6)
+    back = head_to_head(H2H, 1, 0)
+    assert back.elo()[0] == pytest.approx(-147.1907, abs=1e-3)
+    assert back.los() == pytest.approx(1 - 0.9213504, abs=1e-6)
+
+
+def test_head_to_head_edge_cases() -> None:
+    none = head_to_head(H2H, 1, 2)
+    assert (none.wins, none.draws, none.losses) == (0, 0, 1)
+    assert none.los() == pytest.approx(0.5 * (1 + math.erf(-1 / math.sqrt(2))))
+    empty = HeadToHead(0, 1, 0, 0, 0)
+    assert empty.score == 0.5 and empty.los() == 0.5
+    assert empty.elo() == (0.0, math.inf)
+    even = HeadToHead(0, 1, 3, 4, 3)
+    assert even.elo()[0] == pytest.approx(0.0) and even.los() == pytest.approx(0.5)
+    only_draws = HeadToHead(0, 1, 0, 5, 0)
+    assert only_draws.score == 0.5 and only_draws.los() == 0.5 and only_draws.elo()[0] == pytest.approx(0.0)
+    perfect = HeadToHead(0, 1, 10, 0, 0)
+    assert math.isfinite(perfect.elo()[0]) and perfect.elo()[0] > 1000
+
+
+# ------------------------------------------------------------------------------------------- live ratings
+
+
+def test_live_ratings_are_keyed_by_name_and_the_stronger_leads() -> None:
+    live = LiveRatings(["strong", "middle", "weak"])
+    assert set(live.ratings) == {"strong", "middle", "weak"}
+    start = live.ratings["strong"].mu
+    live.update(["weak", "strong"], [2, 1])  # seat order does not matter: places follow the seats
+    assert live.ratings["strong"].mu > start > live.ratings["weak"].mu
+    assert live.ratings["middle"].mu == start
+    for seating, places in pl_games([2.0, 0.0, -2.0], 60, 3, seed=4):
+        live.update([["strong", "middle", "weak"][e] for e in seating], list(places))
+    name, score = live.leader()
+    assert name == "strong"
+    assert score == pytest.approx(live.ratings["strong"].ordinal())
+    assert live.ratings["strong"].mu > live.ratings["middle"].mu > live.ratings["weak"].mu
+
+
+def test_live_ratings_of_teams_move_partners_together() -> None:
+    live = LiveRatings(["a", "b", "c", "d"])
+    start = live.ratings["a"].mu
+    live.update(["a", "b", "c", "d"], [1, 2, 1, 2], TEAMS)
+    assert live.ratings["a"].mu > start and live.ratings["c"].mu > start
+    assert live.ratings["b"].mu < start and live.ratings["d"].mu < start
+    assert live.ratings["a"].mu == pytest.approx(live.ratings["c"].mu)
+
+
+# --------------------------------------------------------------------------------------------- team games
+
+
+def team_games(strengths: Sequence[float], count: int, seed: int) -> list[Game]:
+    """2v2 games (partners in seats 0, 2 and 1, 3): a team's strength is the sum of its members'."""
+    rng = np.random.default_rng(seed)
+    theta = np.asarray(strengths, dtype=float)
+    games: list[Game] = []
+    for _ in range(count):
+        seating = tuple(int(e) for e in rng.choice(len(theta), size=4, replace=False))
+        a = theta[seating[0]] + theta[seating[2]]
+        b = theta[seating[1]] + theta[seating[3]]
+        first_wins = rng.random() < 1 / (1 + math.exp(b - a))
+        games.append((seating, (1, 2, 1, 2) if first_wins else (2, 1, 2, 1)))
+    return games
+
+
+def test_team_games_rate_the_strong_player_above_his_partners() -> None:
+    games = team_games([1.5, 0.0, 0.0, 0.0, 0.0, 0.0], 1500, seed=9)
+    result = fit(6, games, teams=TEAMS)
+    best = int(np.argmax(result.rating))
+    assert best == 0
+    others = np.delete(result.rating, 0)
+    assert np.all(result.rating[0] - others > result.ci[0])
+    assert others.max() - others.min() < 2 * result.ci[1:].max()  # the others are alike
+    # and the team-sum likelihood, maximised independently
+    theta = breslow_reference(6, games, teams=TEAMS)
+    np.testing.assert_allclose(centred_theta(result.rating), theta - theta.mean(), atol=1e-4)
+
+
+def test_team_games_ignore_seat_order_within_a_team() -> None:
+    games = team_games([1.0, 0.5, 0.0, -0.5], 200, seed=10)
+    swapped = [((s[2], s[3], s[0], s[1]), (p[2], p[3], p[0], p[1])) for s, p in games]
+    np.testing.assert_allclose(fit(4, games, teams=TEAMS).rating, fit(4, swapped, teams=TEAMS).rating, atol=1e-6)

@@ -1,0 +1,205 @@
+"""Tournament storage (tournaments/storage.py): games and configuration in SQLite, durable game by game.
+
+Every SQLite failure must become a one-line :class:`StorageError` (never a raw ``sqlite3`` exception), and what
+was committed before a failure must stay readable. Tests may run as root, so "unwritable" is a path inside a
+missing directory or a path that is a directory, not a file without write permission.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.errors import ConfigError
+from tournaments.storage import GameRow, StorageError, Store
+
+CONFIG: dict[str, Any] = {
+    "game": "durak", "options": {"transfer": False, "max_bouts": 1000}, "entrants": ["heuristic", "random"],
+    "specs": ["heuristic", "random"], "seats": 2, "games": 10, "duplicate": True, "seed": 1,
+    "move_time_ms": 1000, "policy": "forfeit", "extra": {},
+}
+
+
+def record(places: list[int], *, faults: list[dict[str, Any]] | None = None, actions: int = 3,
+           pad: str = "") -> dict[str, Any]:
+    result = {"places": places, "faults": faults or [], "finishing_order": [], "aborted": False}
+    return {"game": "durak", "seed": 0, "actions": [f"a{i}{pad}" for i in range(actions)], "result": result}
+
+
+def add(store: Store, seq: int, **kw: Any) -> None:
+    places = kw.pop("places", [1, 2])
+    store.add_game(seq, f"t0.d{seq}.r0", 1000 + seq, ["heuristic", "random"], record(places, **kw), {})
+
+
+def count_elsewhere(path: Path) -> int:
+    """The number of games as another connection sees them (what survives this process)."""
+    other = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return other.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    finally:
+        other.close()
+
+
+def assert_one_line(exc: pytest.ExceptionInfo[StorageError], *fragments: str) -> str:
+    text = str(exc.value)
+    assert text and "\n" not in text, text
+    assert isinstance(exc.value, ConfigError)  # the CLI maps it to one line and exit code 2
+    for fragment in fragments:
+        assert fragment in text, text
+    return text
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "t.db"
+
+
+# ------------------------------------------------------------------------------------------------ games
+
+
+def test_add_and_read_games(db: Path) -> None:
+    faults = [{"seat": 1, "kind": "illegal", "decision": 2, "message": "x is not a legal action"}]
+    with Store(db, create=True) as store:
+        store.save_config(CONFIG)
+        assert store.count() == 0 and store.done_keys() == set() and list(store.games()) == []
+        store.add_game(5, "t1.d0.r1", 2**64 - 1, ["random", "heuristic"], record([2, 1], faults=faults), {"1": "oops"})
+        store.add_game(0, "t0.d0.r0", 7, ["heuristic", "random"], record([1, 2], actions=5), {})
+        rows = list(store.games())
+        assert rows == [  # in schedule order (seq), whatever the order they finished in
+            GameRow(0, "t0.d0.r0", 7, ["heuristic", "random"], [1, 2], record([1, 2])["result"], [], 5),
+            GameRow(5, "t1.d0.r1", 2**64 - 1, ["random", "heuristic"], [2, 1],
+                    record([2, 1], faults=faults)["result"], faults, 3),
+        ]
+        assert store.count() == 2
+        assert store.done_keys() == {"t0.d0.r0", "t1.d0.r1"}
+        assert store.record("t0.d0.r0") == record([1, 2], actions=5)
+        assert store.record("t9.d9.r9") is None
+    with Store(db, create=False) as again:  # and after reopening
+        assert list(again.games()) == rows
+
+
+def test_a_key_is_stored_once(db: Path) -> None:
+    with Store(db, create=True) as store:
+        add(store, 0)
+        with pytest.raises(StorageError) as exc:
+            store.add_game(1, "t0.d0.r0", 1, ["a", "b"], record([1, 2]), {})
+        assert_one_line(exc)
+        assert store.count() == 1
+
+
+# ---------------------------------------------------------------------------------------- configuration
+
+
+def test_config_is_stored_and_the_same_config_is_accepted_again(db: Path) -> None:
+    with Store(db, create=True) as store:
+        assert store.config() is None
+        store.save_config(CONFIG)
+        assert store.config() == CONFIG
+        store.save_config(dict(CONFIG))  # resume: the same configuration again
+    with Store(db, create=False) as store:
+        assert store.config() == CONFIG
+        store.save_config(CONFIG)
+
+
+def test_a_different_config_is_refused_naming_the_fields(db: Path) -> None:
+    with Store(db, create=True) as store:
+        store.save_config(CONFIG)
+        add(store, 0)
+    other = {**CONFIG, "games": 11, "seed": 2, "options": {**CONFIG["options"], "transfer": True}}
+    with Store(db, create=False) as store:
+        with pytest.raises(StorageError) as exc:
+            store.save_config(other)
+        text = assert_one_line(exc, str(db))
+        listed = re.search(r"differs in: ([^)]*)\)", text)
+        assert listed, text
+        assert listed.group(1).split(", ") == ["games", "options", "seed"]
+        assert store.config() == CONFIG  # the stored one is untouched
+        assert store.count() == 1
+
+
+def test_a_config_with_an_extra_field_is_refused(db: Path) -> None:
+    with Store(db, create=True) as store:
+        store.save_config(CONFIG)
+        with pytest.raises(StorageError) as exc:
+            store.save_config({**CONFIG, "extra": {"note": 1}})
+        assert "differs in: extra" in assert_one_line(exc)
+
+
+# ------------------------------------------------------------------------------------------- durability
+
+
+def test_games_are_durable_after_each_add_game(db: Path) -> None:
+    store = Store(db, create=True)
+    try:
+        store.save_config(CONFIG)
+        for seq in range(5):
+            add(store, seq)
+            assert count_elsewhere(db) == seq + 1  # committed, not waiting for close()
+        with Store(db, create=False) as second:
+            assert second.count() == 5
+            assert second.config() == CONFIG
+    finally:
+        store.close()
+
+
+# ------------------------------------------------------------------------------------------------ errors
+
+
+def test_a_path_in_a_missing_directory_is_one_storage_error(tmp_path: Path) -> None:
+    path = tmp_path / "no" / "such" / "dir" / "t.db"
+    with pytest.raises(StorageError) as exc:
+        Store(path, create=True)
+    assert_one_line(exc, str(path))
+    assert not path.parent.exists()
+
+
+def test_a_path_that_is_a_directory_is_one_storage_error(tmp_path: Path) -> None:
+    with pytest.raises(StorageError) as exc:
+        Store(tmp_path, create=True)
+    assert_one_line(exc, str(tmp_path))
+    with pytest.raises(StorageError) as exc:
+        Store(tmp_path, create=False)
+    assert_one_line(exc, str(tmp_path))
+
+
+def test_a_missing_database_is_not_created_without_create(db: Path) -> None:
+    with pytest.raises(StorageError) as exc:
+        Store(db, create=False)
+    assert_one_line(exc, str(db))
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("create", [True, False])
+def test_a_file_that_is_not_sqlite_is_one_storage_error(db: Path, create: bool) -> None:
+    db.write_text("rank,bot,rating\n1,heuristic,1700\n" * 200)
+    with pytest.raises(StorageError) as exc:
+        Store(db, create=create)
+    assert_one_line(exc, str(db), "not")
+    assert db.read_text().startswith("rank,bot,rating")  # not overwritten
+
+
+def test_a_full_disk_is_one_storage_error_and_the_stored_games_stay(db: Path) -> None:
+    store = Store(db, create=True)
+    try:
+        store.save_config(CONFIG)
+        for seq in range(3):
+            add(store, seq)
+        before = list(store.games())
+        pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+        store.db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full: not one page more
+        with pytest.raises(StorageError) as exc:
+            add(store, 3, actions=2000, pad="x" * 50)  # a game far bigger than a page
+        assert_one_line(exc, str(db), "full")
+        assert list(store.games()) == before  # still readable on the same connection
+        assert store.done_keys() == {g.key for g in before}
+        assert count_elsewhere(db) == 3
+    finally:
+        store.close()
+    with Store(db, create=False) as again:  # and after reopening
+        assert list(again.games()) == before
+        add(again, 3, actions=2000, pad="x" * 50)  # room again: the failed game can be stored now
+        assert again.count() == 4
