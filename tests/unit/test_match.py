@@ -192,14 +192,22 @@ def test_crash_in_act_is_recorded_and_the_seat_is_then_played_by_default() -> No
     assert record.result["faults"] == [{"seat": 1, "kind": "crash", "decision": mine[0], "message": "boom"}]
 
 
-@pytest.mark.parametrize("bot_class", [TakeWhenIllegal, AnswersText])
+def test_an_answer_given_as_a_legal_actions_text_is_accepted() -> None:
+    # The Bot interface takes one of decision.legal or its text (protocol/bot.py).
+    texts = play_game(DURAK, [AnswersText(), FirstLegal()], seed=7)
+    objects = play_game(DURAK, [FirstLegal(), FirstLegal()], seed=7)
+    assert texts.faults == []
+    assert texts.actions == objects.actions
+
+
+@pytest.mark.parametrize("bot_class", [TakeWhenIllegal])
 def test_illegal_answer_is_a_fault_and_the_bot_is_asked_again(bot_class: type[FirstLegal]) -> None:
     bad = bot_class()
     record = play_game(DURAK, [bad, FirstLegal()], seed=7)
     steps = trace(record)
     mine = decisions_of(steps, 0)
     assert len(bad.asked) == len(mine)  # asked at every one of its decisions
-    expected_faults = [i for i in mine if bot_class is AnswersText or Action("take") not in steps[i][1]]
+    expected_faults = [i for i in mine if Action("take") not in steps[i][1]]
     assert expected_faults, "the fake must have answered illegally at least once"
     assert [f.decision for f in record.faults] == expected_faults
     assert {f.kind for f in record.faults} == {"illegal"}
