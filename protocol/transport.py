@@ -12,7 +12,6 @@ import os
 import select
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -43,44 +42,43 @@ class Transport(Protocol):
 
 
 class _StderrTail:
-    """The last ``cap`` bytes a process wrote to stderr, filled by a daemon thread."""
+    """The last ``cap`` bytes a process wrote to stderr.
 
-    def __init__(self, stream: Any, cap: int) -> None:
+    The transport drains the pipe whenever it waits on the bot and before each ``take``, so what a bot
+    wrote before its answer is always there when the answer arrives (no reader thread to race with)."""
+
+    def __init__(self, fd: int, cap: int) -> None:
+        self.fd: int | None = fd
         self.cap = cap
         self._buf = bytearray()
         self._dropped = 0
-        self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
-        self._thread.start()
 
-    def _drain(self, stream: Any) -> None:
-        fd = stream.fileno()
-        while True:
+    def drain(self) -> None:
+        """Read everything the pipe holds now, without blocking."""
+        while self.fd is not None:
             try:
-                data = os.read(fd, _READ_CHUNK)
+                data = os.read(self.fd, _READ_CHUNK)
+            except BlockingIOError:
+                return
             except OSError:
-                break
-            if not data:
-                break
-            with self._lock:
-                self._buf += data
-                if len(self._buf) > self.cap:
-                    excess = len(self._buf) - self.cap
-                    self._dropped += excess
-                    del self._buf[:excess]
-        stream.close()
+                data = b""
+            if not data:  # the bot closed its stderr (or exited)
+                self.fd = None
+                return
+            self._buf += data
+            if len(self._buf) > self.cap:
+                excess = len(self._buf) - self.cap
+                self._dropped += excess
+                del self._buf[:excess]
 
     def take(self) -> str:
         """The captured text since the last call (then cleared)."""
-        with self._lock:
-            data, dropped = bytes(self._buf), self._dropped
-            self._buf.clear()
-            self._dropped = 0
+        self.drain()
+        data, dropped = bytes(self._buf), self._dropped
+        self._buf.clear()
+        self._dropped = 0
         text = data.decode("utf-8", "replace")
         return f"[… {dropped} earlier bytes dropped]\n{text}" if dropped else text
-
-    def join(self, timeout: float) -> None:
-        self._thread.join(timeout)
 
 
 class ProcessTransport:
@@ -99,15 +97,19 @@ class ProcessTransport:
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
-        os.set_blocking(self._in, False)
-        os.set_blocking(self._out, False)
+        self._err = self.proc.stderr.fileno()
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+        # Every wait also watches stderr, so a bot blocked on a full stderr pipe is drained, never deadlocked.
         self._readable = select.poll()
         self._readable.register(self._out, select.POLLIN | select.POLLHUP | select.POLLERR)
+        self._readable.register(self._err, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._writable = select.poll()
         self._writable.register(self._in, select.POLLOUT | select.POLLHUP | select.POLLERR)
+        self._writable.register(self._err, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._decoder = FrameDecoder(max_frame)
         self._pending: list[dict[str, Any]] = []
-        self._stderr = _StderrTail(self.proc.stderr, stderr_cap)
+        self._stderr = _StderrTail(self._err, stderr_cap)
         self._closed = False
         self.bytes_in = 0
 
@@ -153,13 +155,16 @@ class ProcessTransport:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise BotStalled("bot stopped reading its stdin")
-            self._writable.poll(left * 1000)
+            self._wait(self._writable, left)
 
     def receive(self, deadline: float) -> dict[str, Any]:
         while not self._pending:
             left = deadline - time.monotonic()
-            if left <= 0 or not self._readable.poll(left * 1000):
+            ready = self._wait(self._readable, left) if left > 0 else None
+            if ready is None:
                 raise BotTimeout("no answer before the deadline")
+            if not ready:
+                continue
             try:
                 data = os.read(self._out, _READ_CHUNK)
             except BlockingIOError:  # pragma: no cover - poll said readable
@@ -169,6 +174,23 @@ class ProcessTransport:
             self.bytes_in += len(data)
             self._pending.extend(self._decoder.feed(data))
         return self._pending.pop(0)
+
+    def _wait(self, poller: select.poll, seconds: float) -> bool | None:
+        """Wait on ``poller``: True when the awaited pipe is ready, False when only stderr had data (drained
+        here; the caller checks its deadline and waits again), None on time-out."""
+        events = poller.poll(seconds * 1000)
+        if not events:
+            return None
+        ready = False
+        for fd, _ in events:
+            if fd == self._err:
+                self._stderr.drain()
+                if self._stderr.fd is None:
+                    for p in (self._readable, self._writable):  # closed: it would report POLLHUP forever
+                        p.unregister(self._err)
+            else:
+                ready = True
+        return ready
 
     def take_stderr(self) -> str:
         return self._stderr.take()
@@ -195,7 +217,12 @@ class ProcessTransport:
             code = self.proc.wait(5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
             code = None
-        self._stderr.join(1.0)
+        self._stderr.drain()  # what it wrote before it died
+        self._stderr.fd = None
+        try:
+            self.proc.stderr.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
         return code
 
 
