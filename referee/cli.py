@@ -257,9 +257,11 @@ def main() -> None:
     """The console script: usage errors, like every other error, are one line and exit code 2."""
     from typer.exceptions import TyperException
 
+    from .check_cli import check
     from .tournament_cli import app as tournament_app
 
     app.add_typer(tournament_app, name="tournament")
+    app.command("check")(check)
     try:
         code = app(standalone_mode=False)
     except typer.Abort:

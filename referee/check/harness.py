@@ -1,0 +1,732 @@
+"""The harness of ``referee check``: a bot program under test, every byte it reads and writes recorded.
+
+- A :class:`Probe` is a :class:`~protocol.transport.ProcessTransport` that records each frame in both directions
+  (its exact bytes, its decoded value, the time) in a :class:`Run`, and lets a :class:`Twist` change how the
+  referee's side writes: re-encoded, split, joined, with extra messages or extra keys.
+- Complete games are played by the real runner (:func:`referee.match.play_game`) with a
+  :class:`~protocol.remote.RemoteBot` whose transport is a probe (:class:`Program`), so a bot is checked under the
+  conditions of ``referee play``.
+- A :class:`Session` holds what every case needs: the bot's command, the games it plays, the seed, and the runs
+  (shared runs are played once and used by several cases).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import msgpack
+
+from protocol.bot import Bot
+from protocol.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
+from protocol.remote import RemoteBot
+from protocol.transport import ProcessTransport
+from protocol.wire import PROTOCOL_VERSIONS, FrameDecoder, hello, pack
+
+from .. import __version__
+from ..match import Fault, GameRecord, play_game
+from ..plugins import Registry
+
+__all__ = [
+    "Event", "Run", "Probe", "Program", "Played", "Session", "Twist", "Reencode", "ExtraKeys", "UnknownTypes",
+    "Split", "Joined", "Burst", "RemapIds", "HANDSHAKE_TIME", "MOVE_TIME", "SHORT_MOVE_TIME", "REFEREE",
+    "EXIT_TIME", "unknown_message", "jsonable",
+]
+
+#: Time limits of the suite, in seconds (docs/PROTOCOL.md section 8; moves are shorter than ``referee play``'s).
+HANDSHAKE_TIME = 5.0
+MOVE_TIME = 0.5
+SHORT_MOVE_TIME = 0.1
+EXIT_TIME = 2.0
+REFEREE = f"referee/{__version__}"
+STDERR_KEPT = 4096  # characters of stderr kept per run for the report
+
+T = TypeVar("T")
+
+
+# ------------------------------------------------------------------------------------------------ records
+
+
+@dataclass
+class Event:
+    """One thing in a transcript. ``kind``: ``sent`` (referee → bot), ``received`` (bot → referee), ``garbage``
+    (bot bytes that are not frames) or ``note``. ``t`` is in seconds from the start of the run."""
+
+    t: float
+    proc: int
+    kind: str
+    data: bytes = b""
+    value: Any = None
+    note: str = ""
+
+    @property
+    def type(self) -> Any:
+        return self.value.get("type") if isinstance(self.value, dict) else None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t_ms": round(self.t * 1000, 3), "proc": self.proc, "kind": self.kind}
+        if self.kind in ("sent", "received", "garbage"):
+            out["bytes"] = len(self.data)
+            out["hex"] = self.data.hex()
+        if self.value is not None:
+            out["frame"] = jsonable(self.value)
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+class Run:
+    """The transcript of one scripted conversation with the bot (one process or several, one after the other)."""
+
+    def __init__(self, name: str, session: Session) -> None:
+        self.name = name
+        self.session = session
+        self.t0 = time.monotonic()
+        self.events: list[Event] = []
+        self.processes = 0
+        self.exit_codes: list[int | None] = []
+        self.stderr = ""
+        self.stderr_bytes = 0
+        self.games: list[dict[str, Any]] = []
+
+    def now(self) -> float:
+        return time.monotonic() - self.t0
+
+    def add(self, proc: int, kind: str, data: bytes = b"", value: Any = None, note: str = "") -> Event:
+        event = Event(self.now(), proc, kind, data, value, note)
+        self.events.append(event)
+        return event
+
+    def note(self, text: str, proc: int = 0) -> None:
+        self.add(proc or self.processes, "note", note=text)
+
+    def add_stderr(self, text: str) -> None:
+        self.stderr_bytes += len(text.encode("utf-8", "replace"))
+        self.stderr = (self.stderr + text)[-STDERR_KEPT:]
+
+    def probe(self, twist: Twist | None = None) -> Probe:
+        """Start the bot once more, as process number ``processes``."""
+        self.processes += 1
+        return Probe(self, self.processes, twist or Twist())
+
+    # -------------------------------------------------------------------------------- reading the transcript
+
+    def sent(self, kind: str | None = None) -> list[Event]:
+        return [e for e in self.events if e.kind == "sent" and (kind is None or e.type == kind)]
+
+    def received(self) -> list[Event]:
+        return [e for e in self.events if e.kind == "received"]
+
+    def garbage(self) -> list[Event]:
+        return [e for e in self.events if e.kind == "garbage"]
+
+    def exchanges(self) -> list[tuple[Event, Event | None]]:
+        """Each request with the first action that answered it (same process, same id), or None."""
+        out = []
+        for i, request in enumerate(self.events):
+            if request.kind != "sent" or request.type != "request":
+                continue
+            answer = None
+            for later in self.events[i + 1:]:
+                if later.proc != request.proc:
+                    continue
+                if later.kind == "sent" and later.type == "request":
+                    break
+                if later.kind == "received" and later.type == "action" and later.value.get("id") == request.value["id"]:
+                    answer = later
+                    break
+            out.append((request, answer))
+        return out
+
+    def latencies(self) -> list[float]:
+        """Seconds from each request written to its answer read, for the answered requests."""
+        return [answer.t - request.t for request, answer in self.exchanges() if answer is not None]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "argv": self.session.argv,
+            "seed": self.session.seed,
+            "processes": self.processes,
+            "exit_codes": self.exit_codes,
+            "games": self.games,
+            "stderr_bytes": self.stderr_bytes,
+            "stderr_tail": self.stderr,
+            "transcript": [e.to_json() for e in self.events],
+        }
+
+
+def jsonable(value: Any) -> Any:
+    """A decoded msgpack value as JSON: bin as ``{"$bin": hex}``, extension types as ``{"$ext": code, …}``."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, msgpack.ExtType):  # a namedtuple: before the tuples
+        return {"$ext": value.code, "data": value.data.hex()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, bytes | bytearray | memoryview):
+        return {"$bin": bytes(value).hex()}
+    if isinstance(value, msgpack.Timestamp):
+        return {"$timestamp": value.to_unix()}
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return repr(value)
+
+
+# ------------------------------------------------------------------------------------------------ the probe
+
+
+class _Tee:
+    """Stands in for the transport's frame decoder: decodes with it, and records the exact bytes of each frame."""
+
+    def __init__(self, inner: FrameDecoder, probe: Probe) -> None:
+        self.inner = inner
+        self.probe = probe
+        self.buffer = bytearray()  # bytes not yet part of a recorded frame
+
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        self.buffer += data
+        try:
+            frames = self.inner.feed(data)
+        except ProtocolViolation as exc:
+            self.probe.run.add(self.probe.number, "garbage", bytes(self.buffer[:4096]), note=str(exc))
+            self.buffer.clear()
+            raise
+        if frames:
+            splitter = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(self.buffer) + 1)
+            splitter.feed(bytes(self.buffer))
+            start = 0
+            for frame in frames:
+                splitter.skip()
+                end = splitter.tell()
+                self.probe.run.add(self.probe.number, "received", bytes(self.buffer[start:end]), frame)
+                start = end
+            del self.buffer[:start]
+        return frames
+
+
+class Probe(ProcessTransport):
+    """A bot process whose every frame is recorded in ``run``; ``twist`` decides how the referee's frames are
+    written."""
+
+    def __init__(self, run: Run, number: int, twist: Twist) -> None:
+        super().__init__(run.session.argv, cwd=run.session.cwd)
+        self.run = run
+        self.number = number
+        self.twist = twist
+        self._decoder = _Tee(self._decoder, self)  # type: ignore[assignment]  # records what the bot writes
+        self._stash = ""
+        self.exit_code: int | None = None
+        run.note(f"started {' '.join(run.session.argv)} (pid {self.pid})", number)
+
+    # ------------------------------------------------------------------------------------------ writing
+
+    def send(self, message: dict[str, Any], deadline: float) -> None:
+        self.twist.send(self, message, deadline)
+
+    def write(self, frames: Sequence[tuple[bytes, Any]], deadline: float, note: str = "") -> None:
+        """Write frames (their bytes and the value they encode) in one write, then record them."""
+        try:
+            self.send_raw(b"".join(data for data, _ in frames), deadline)
+        except BotError as exc:
+            note = f"{note + '; ' if note else ''}not (completely) written: {exc}"
+            raise
+        finally:
+            for data, value in frames:
+                self.run.add(self.number, "sent", data, value, note)
+
+    def receive(self, deadline: float) -> dict[str, Any]:
+        return self.twist.receive(super().receive(deadline))
+
+    # ------------------------------------------------------------------------------------------ watching
+
+    def listen(self, seconds: float) -> str:
+        """Read (and record) whatever the bot writes for ``seconds``: ``"quiet"``, ``"eof"`` or ``"garbage"``."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                super().receive(deadline)
+            except BotTimeout:
+                return "quiet"
+            except BotCrashed:
+                return "eof"
+            except ProtocolViolation:
+                return "garbage"
+
+    def wait_exit(self, seconds: float) -> int | None:
+        """Read the bot's stdout until it closes, then wait for the exit; the status, or None after ``seconds``."""
+        deadline = time.monotonic() + seconds
+        self.listen(seconds)  # until end of output, or garbage (the stream is lost then: just wait)
+        try:
+            self.exit_code = self.proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return None
+        self.run.note(f"exited with status {self.exit_code}", self.number)
+        return self.exit_code
+
+    def close_stdin(self) -> None:
+        """End of input for the bot (the referee went away)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.run.note("closed the bot's stdin (end of input)", self.number)
+
+    # ------------------------------------------------------------------------------------------ stderr, end
+
+    def _pull_stderr(self) -> None:
+        text = ProcessTransport.take_stderr(self)
+        if text:
+            self.run.add_stderr(text)
+            self._stash += text
+
+    def take_stderr(self) -> str:
+        self._pull_stderr()
+        text, self._stash = self._stash, ""
+        return text
+
+    def close(self, grace: float = 0.0) -> int | None:
+        code = super().close(grace)
+        self._pull_stderr()
+        if self.exit_code is None:
+            self.exit_code = code
+            self.run.note(f"exited with status {code}" if code is not None and code >= 0
+                          else f"killed (signal {-code if code is not None else '?'})", self.number)
+        self.run.exit_codes.append(self.exit_code)
+        return code
+
+
+# ------------------------------------------------------------------------------------------------ twists
+
+
+class Twist:
+    """How the referee's side writes frames and reads answers: the plain protocol, unless a subclass changes it.
+    One instance per process."""
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        probe.write([(pack(message), message)], deadline)
+
+    def receive(self, message: dict[str, Any]) -> dict[str, Any]:
+        return message
+
+
+class Reencode(Twist):
+    """Every frame in a non-minimal (valid) msgpack encoding of one kind of value: ``int``, ``str`` or
+    ``container``; the encodings cycle through every form that can hold the value."""
+
+    def __init__(self, kind: str) -> None:
+        self.encoder = NonMinimal(kind)
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        probe.write([(self.encoder.encode(message), message)], deadline, note=f"non-minimal {self.encoder.kind}s")
+
+
+#: Extra keys with values of the types of version 1 (section 3), and with values of other msgpack types.
+KEYS_V1: dict[str, Any] = {
+    "x_check_text": "ignore me", "x_check_number": -7, "x_check_big": 2**64 - 1, "x_check_flag": True,
+    "x_check_nil": None, "x_check_list": [1, "two", [3], {"four": 4}],
+    "x_check_map": {"nested": {"deeper": ["x", 0]}, "n": 0},
+}
+KEYS_OTHER_TYPES: dict[str, Any] = {
+    "x_check_float": 0.5, "x_check_bin": b"\x00\xffbytes", "x_check_ext": msgpack.ExtType(42, b"\x01\x02\x03"),
+    "x_check_timestamp": msgpack.Timestamp(1, 0),
+    "x_check_mixed": [-1.25, b"", msgpack.ExtType(7, b"")],
+}
+
+
+class ExtraKeys(Twist):
+    """Unknown keys in every message, and in the maps inside it (observation, its events and table, result)."""
+
+    def __init__(self, keys: dict[str, Any]) -> None:
+        self.keys = keys
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        changed = {**message, **self.keys}
+        observation = message.get("observation")
+        if isinstance(observation, dict):
+            changed["observation"] = {
+                **observation, **self.keys,
+                **{k: [{**e, **self.keys} if isinstance(e, dict) else e for e in observation[k]]
+                   for k in ("events", "table") if isinstance(observation.get(k), list)},
+            }
+        if isinstance(message.get("result"), dict):
+            changed["result"] = {**message["result"], **self.keys}
+        probe.write([(pack(changed), changed)], deadline, note="unknown keys added")
+
+
+_UNKNOWN_TYPES = ("x_check_unknown", "ping", "notice")
+
+
+def unknown_message(n: int, padding: int = 0) -> dict[str, Any]:
+    """A message of a type no version-1 bot knows."""
+    return {"type": _UNKNOWN_TYPES[n % len(_UNKNOWN_TYPES)], "n": n, "data": {"list": [1, "a", None], "ok": True},
+            **({"padding": "x" * padding} if padding else {})}
+
+
+class UnknownTypes(Twist):
+    """An unknown message before every message after the handshake."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        if message.get("type") != "hello":
+            self.n += 1
+            unknown = unknown_message(self.n)
+            probe.write([(pack(unknown), unknown)], deadline, note="unknown message type")
+        super().send(probe, message, deadline)
+
+
+class Split(Twist):
+    """Every frame written one byte per write, pausing after some bytes so the bot surely reads part of a frame."""
+
+    CUTS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048)
+
+    def __init__(self, pause: float = 0.001) -> None:
+        self.pause = pause
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        data = pack(message)
+        start = 0
+        for cut in [*(c for c in self.CUTS if c < len(data)), len(data)]:
+            for i in range(start, cut):
+                probe.send_raw(data[i:i + 1], deadline)
+            start = cut
+            time.sleep(self.pause)
+        probe.run.add(probe.number, "sent", data, message, f"written byte by byte ({len(data)} writes)")
+
+
+class Joined(Twist):
+    """Messages that need no answer (``new_game``, ``game_over``) are held back and written in one write together
+    with the next message (a ``request`` or ``bye``)."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[bytes, Any]] = []
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        self.held.append((pack(message), message))
+        if message.get("type") in ("new_game", "game_over"):
+            return
+        frames, self.held = self.held, []
+        probe.write(frames, deadline, note=f"{len(frames)} frames in one write" if len(frames) > 1 else "")
+
+
+class Burst(Twist):
+    """Before the first request, ``count`` unknown messages, one write each, more than a pipe holds."""
+
+    def __init__(self, count: int = 2000, padding: int = 60) -> None:
+        self.count = count
+        self.padding = padding
+        self.done = False
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        if message.get("type") == "request" and not self.done:
+            self.done = True
+            stall = time.monotonic() + HANDSHAKE_TIME  # a bot that stops reading stalls the writes (section 2)
+            frames = [pack(unknown_message(n, self.padding)) for n in range(self.count)]
+            for data in frames:
+                probe.send_raw(data, stall)
+            probe.run.add(probe.number, "sent", frames[0], unknown_message(0, self.padding),
+                          f"the first of {self.count} unknown messages ({sum(map(len, frames))} bytes), "
+                          "one write each; the others are alike")
+        super().send(probe, message, deadline)
+
+
+class RemapIds(Twist):
+    """Request ids far from 1, 2, 3 …: ``id`` becomes ``base + step × id`` on the wire (still increasing), and
+    answers are mapped back; an answer with any other id matches no request."""
+
+    def __init__(self, base: int = 2**32, step: int = 1009) -> None:
+        self.base, self.step = base, step
+        self.wire: dict[int, int] = {}
+
+    def send(self, probe: Probe, message: dict[str, Any], deadline: float) -> None:
+        if message.get("type") == "request":
+            wire_id = self.base + self.step * message["id"]
+            self.wire[wire_id] = message["id"]
+            message = {**message, "id": wire_id}
+        super().send(probe, message, deadline)
+
+    def receive(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("type") == "action" and "id" in message:
+            wire_id = message["id"]
+            inner = self.wire.get(wire_id) if isinstance(wire_id, int) and not isinstance(wire_id, bool) else None
+            return {**message, "id": inner if inner is not None else f"unmatched wire id {wire_id!r}"}
+        return message
+
+
+class NonMinimal:
+    """A msgpack encoder that writes one kind of value (``int``, ``str`` or ``container``) in forms wider than
+    needed, cycling through every valid form; everything else is encoded as usual."""
+
+    _UNSIGNED = ((0xCC, "B", 0xFF), (0xCD, ">H", 0xFFFF), (0xCE, ">I", 2**32 - 1), (0xCF, ">Q", 2**64 - 1))
+    _SIGNED = ((0xD0, "b", 2**7), (0xD1, ">h", 2**15), (0xD2, ">i", 2**31), (0xD3, ">q", 2**63))
+
+    def __init__(self, kind: str) -> None:
+        if kind not in ("int", "str", "container"):
+            raise ValueError(f"unknown kind {kind!r}")
+        self.kind = kind
+        self.counts: dict[str, int] = {}
+
+    def encode(self, value: Any) -> bytes:
+        out = bytearray()
+        self._put(value, out)
+        return bytes(out)
+
+    def _pick(self, what: str, forms: list[bytes]) -> bytes:
+        """The next form for this kind of value (each kind cycles on its own)."""
+        n = self.counts[what] = self.counts.get(what, -1) + 1
+        return forms[n % len(forms)]
+
+    def _put(self, value: Any, out: bytearray) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | str | dict | list | tuple):
+            out += msgpack.packb(value, use_bin_type=True)
+        elif isinstance(value, int):
+            minimal = msgpack.packb(value)
+            if self.kind != "int":
+                out += minimal
+                return
+            forms = [bytes([code]) + struct.pack(fmt, value) for code, fmt, top in self._UNSIGNED if 0 <= value <= top]
+            forms += [bytes([code]) + struct.pack(fmt, value) for code, fmt, half in self._SIGNED
+                      if -half <= value < half]
+            out += self._pick("int", [f for f in forms if f != minimal] or [minimal])
+        elif isinstance(value, str):
+            data = value.encode("utf-8")
+            minimal = msgpack.packb(value, use_bin_type=True)
+            if self.kind != "str":
+                out += minimal
+                return
+            forms = [bytes([code]) + struct.pack(fmt, len(data)) + data
+                     for code, fmt, top in ((0xD9, "B", 0xFF), (0xDA, ">H", 0xFFFF), (0xDB, ">I", 2**32 - 1))
+                     if len(data) <= top]
+            out += self._pick("str", [f for f in forms if f != minimal] or [minimal])
+        else:
+            items = list(value.items()) if isinstance(value, dict) else list(value)
+            fix, wide = (0x80, (0xDE, 0xDF)) if isinstance(value, dict) else (0x90, (0xDC, 0xDD))
+            n = len(items)
+            minimal = bytes([fix | n]) if n < 16 else (bytes([wide[0]]) + struct.pack(">H", n) if n < 65536
+                                                       else bytes([wide[1]]) + struct.pack(">I", n))
+            if self.kind == "container":
+                forms = [bytes([wide[0]]) + struct.pack(">H", n)] if n < 65536 else []
+                forms.append(bytes([wide[1]]) + struct.pack(">I", n))
+                out += self._pick("map" if isinstance(value, dict) else "array",
+                                  [f for f in forms if f != minimal] or [minimal])
+            else:
+                out += minimal
+            for item in items:
+                if isinstance(value, dict):
+                    self._put(item[0], out)
+                    self._put(item[1], out)
+                else:
+                    self._put(item, out)
+
+
+# ------------------------------------------------------------------------------------------------ programs
+
+
+@dataclass
+class Played:
+    """One complete game with the bot at ``seat``: the runner's record and the bot's faults in it."""
+
+    game: str
+    seats: int
+    seat: int
+    seed: int
+    record: GameRecord
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def faults(self) -> list[Fault]:
+        return [f for f in self.record.faults if f.seat == self.seat]
+
+    def where(self) -> str:
+        return f"{self.game}, {self.seats} seats, seat {self.seat}, seed {self.seed}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "seats": self.seats, "seat": self.seat, "seed": self.seed,
+                "options": self.record.options, "decisions": self.record.decisions,
+                "faults": [f.to_dict() for f in self.faults]}
+
+
+class Program:
+    """The bot under test as the runner sees it: a RemoteBot whose processes are probes of one run."""
+
+    def __init__(self, session: Session, run: Run, *, twist: Callable[[], Twist] | None = None,
+                 move_time: float = MOVE_TIME) -> None:
+        self.session = session
+        self.run = run
+        self.twist = twist or Twist
+        self.probes: list[Probe] = []
+        self.bot = RemoteBot(self._connect, name=session.name, move_time=move_time, handshake_time=HANDSHAKE_TIME,
+                             referee=REFEREE)
+
+    def _connect(self) -> Probe:
+        probe = self.run.probe(self.twist())
+        self.probes.append(probe)
+        return probe
+
+    @property
+    def probe(self) -> Probe | None:
+        return self.probes[-1] if self.probes else None
+
+    def start(self) -> BotError | None:
+        """Start and shake hands now; the error if that failed."""
+        try:
+            self.bot.start()
+        except BotError as exc:
+            self.run.note(f"handshake failed: {exc}")
+            return exc
+        return None
+
+    def play(self, game_id: str, seats: int, *, seat: int, seed: int, options: dict[str, Any] | None = None,
+             opponents: list[Bot] | None = None) -> Played:
+        """One complete game through the real runner; the other seats are in-process bots."""
+        game = self.session.registry.game(game_id)
+        others = opponents if opponents is not None else self.session.opponents(seats - 1)
+        bots: list[Bot] = [*others[:seat], self.bot, *others[seat:]]
+        self.run.note(f"game {game_id}, {seats} seats, the bot at seat {seat}, seed {seed}"
+                      + (f", options {options}" if options else ""))
+        record = play_game(game, bots, seed=seed, options=options)
+        played = Played(game_id, seats, seat, seed, record, dict(options or {}))
+        self.run.games.append(played.to_json())
+        for fault in played.faults:
+            self.run.note(f"fault: {fault.kind} at decision {fault.decision}: {fault.message}")
+        return played
+
+    def close(self) -> None:
+        """``bye``, 2 s to exit, then the process group is killed (as after ``referee play``)."""
+        self.bot.close()
+
+
+class Session:
+    """What the cases share: the bot's command, the registry, the games to check, the seed and the runs."""
+
+    def __init__(self, argv: Sequence[str], *, registry: Registry, seed: int, name: str = "bot",
+                 cwd: str | None = None) -> None:
+        self.argv = list(argv)
+        self.registry = registry
+        self.seed = seed
+        self.name = name
+        self.cwd = cwd
+        self.games: list[str] = []
+        self.runs: dict[str, Run] = {}
+        self._memo: dict[str, tuple[Any, list[str]]] = {}
+        self._used: list[str] = []
+        self.hello: dict[str, Any] | None = None
+        self.hello_error = ""
+
+    # --------------------------------------------------------------------------------------- bookkeeping
+
+    def seed_for(self, *parts: object) -> int:
+        """A seed for one game of one case, from the session seed: the same for ``--cases ID --seed N``."""
+        text = ":".join(str(p) for p in (self.seed, *parts))
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "big")
+
+    def begin(self) -> None:
+        self._used = []
+
+    def used(self) -> list[str]:
+        return list(dict.fromkeys(self._used))
+
+    def run(self, name: str) -> Run:
+        """A new run, recorded as used by the current case."""
+        base, n = name, 1
+        while name in self.runs:
+            n += 1
+            name = f"{base}#{n}"
+        run = self.runs[name] = Run(name, self)
+        self._used.append(name)
+        return run
+
+    def shared(self, name: str, build: Callable[[], T]) -> T:
+        """``build()`` once per session; every case that asks gets the same value and the runs it made."""
+        if name not in self._memo:
+            before = set(self.runs)
+            value = build()
+            self._memo[name] = (value, [r for r in self.runs if r not in before])
+        value, runs = self._memo[name]
+        self._used.extend(runs)
+        return value  # type: ignore[no-any-return]
+
+    def program(self, run: Run, *, twist: Callable[[], Twist] | None = None,
+                move_time: float = MOVE_TIME) -> Program:
+        return Program(self, run, twist=twist, move_time=move_time)
+
+    def opponents(self, count: int) -> list[Bot]:
+        """In-process opponents: the registered ``random`` bot (or ``first``)."""
+        for name in ("random", "first"):
+            if name in self.registry.bots:
+                return [self.registry.bots[name].factory() for _ in range(count)]
+        raise ConfigError("referee check needs the built-in bot 'random' or 'first' as an opponent")
+
+    # --------------------------------------------------------------------------------------- games
+
+    @property
+    def main_game(self) -> str:
+        return self.games[0]
+
+    def seat_counts(self, game_id: str) -> range:
+        game = self.registry.game(game_id)
+        return range(game.min_seats, game.max_seats + 1)
+
+    def handshake(self) -> tuple[dict[str, Any] | None, str, float]:
+        """The shared handshake run (cases 2.1, 2.2): the bot's answer to ``hello`` (or None), what went wrong,
+        and the seconds it took."""
+        return self.shared("handshake", self._handshake)
+
+    def _handshake(self) -> tuple[dict[str, Any] | None, str, float]:
+        run = self.run("handshake")
+        probe = run.probe()
+        start = time.monotonic()
+        reply, problem = None, ""
+        try:
+            deadline = start + HANDSHAKE_TIME
+            probe.send(hello(PROTOCOL_VERSIONS, REFEREE), deadline)
+            while reply is None:
+                frame = probe.receive(deadline)
+                if frame.get("type") in ("hello", "error"):
+                    reply = frame
+        except BotTimeout:
+            problem = f"no answer within {HANDSHAKE_TIME:g} s"
+        except BotError as exc:
+            problem = str(exc)
+        elapsed = time.monotonic() - start
+        if reply is not None and reply.get("type") == "hello":
+            try:
+                probe.send({"type": "bye"}, time.monotonic() + 1.0)
+            except BotError:
+                pass
+        probe.close(grace=EXIT_TIME)
+        return reply, problem, elapsed
+
+    def discover(self, requested: Sequence[str] = ()) -> None:
+        """Shake hands once to learn the games the bot plays, and choose the games to check.
+
+        ``requested`` (``--game``) must be registered and played by the bot; by default every registered game
+        the bot plays. :class:`ConfigError` when there is nothing to check."""
+        for game_id in requested:
+            self.registry.game(game_id)  # ConfigError for an unknown game
+        reply, problem, _ = self.handshake()
+        registered = sorted(self.registry.games)
+        if reply is not None and reply.get("type") == "hello":
+            self.hello = reply
+            games = reply.get("games")
+            if isinstance(games, list) and all(isinstance(g, str) for g in games):
+                plays = [g for g in games if g in self.registry.games]
+                for game_id in requested:
+                    if game_id not in games:
+                        raise ConfigError(f"bot {self.name!r} does not play {game_id} (it plays: "
+                                          f"{', '.join(games) or 'nothing'})")
+                if not requested and not plays:
+                    raise ConfigError(f"bot {self.name!r} plays none of the registered games (it plays: "
+                                      f"{', '.join(games) or 'nothing'}; registered: {', '.join(registered)})")
+                self.games = list(dict.fromkeys(requested)) or plays
+                return
+        else:
+            self.hello_error = problem or (f"it answered error: {reply.get('message')!r}" if reply else "no hello")
+        self.games = list(dict.fromkeys(requested)) or registered

@@ -1,0 +1,154 @@
+"""How ``referee check`` shows its results: a tree of cases by group, a summary line, the failures again with
+expected and actual, and a JSON report with every run's transcript (docs/CHECK.md, "The JSON report")."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cases import CATALOGUE, GROUPS, Case, CaseResult, Verdict, exit_code, tally
+from .harness import REFEREE, Session, jsonable
+
+__all__ = ["SYMBOLS", "Header", "Tree", "summary_line", "failures", "report_json", "list_cases", "REPORT_FORMAT"]
+
+#: Version of the JSON report's layout (fields may be added without a change).
+REPORT_FORMAT = 1
+
+SYMBOLS = {Verdict.OK: "✔", Verdict.FAILED: "✗", Verdict.NON_STRICT: "!", Verdict.INFORMATIONAL: "·",
+           Verdict.UNIMPLEMENTED: "○"}
+_TITLE_WIDTH = max(len(f"{c.id} {c.title}") for c in CATALOGUE)
+
+
+@dataclass
+class Header:
+    """What was checked: the SPEC, the command, the hello, the games and the seed; and how to run it again."""
+
+    spec: str
+    argv: list[str]
+    seed: int
+    games: list[str]
+    hello: dict[str, Any] | None
+    requested_games: list[str] = field(default_factory=list)
+    strict: bool = False
+
+    def command(self, case_id: str | None = None) -> str:
+        """The command line that repeats the check (of one case)."""
+        parts = ["referee", "check", shlex.quote(self.spec)]
+        for game in self.requested_games:
+            parts += ["--game", shlex.quote(game)]
+        if case_id:
+            parts += ["--cases", case_id]
+        parts += ["--seed", str(self.seed)]
+        return " ".join(parts)
+
+    def lines(self) -> list[str]:
+        hello = self.hello
+        bot = (f"{hello.get('name')!r}, protocol {hello.get('version')}" if hello else "no hello")
+        return [f"referee check {self.spec}",
+                f"  program: {' '.join(shlex.quote(a) for a in self.argv)}",
+                f"  bot: {bot}; games checked: {', '.join(self.games)}; seed {self.seed}"]
+
+
+def _case_line(result: CaseResult) -> list[str]:
+    case, verdict = result.case, result.verdict
+    title = f"{case.id} {case.title}"
+    line = f"  {SYMBOLS[verdict]} {title:<{_TITLE_WIDTH}} {verdict.value}"
+    out = [line.rstrip()]
+    if verdict is not Verdict.OK or result.outcome.data:
+        out.append(f"      {result.outcome.detail}")
+    return out
+
+
+class Tree:
+    """Prints results as they come, a group heading before the first case of each group."""
+
+    def __init__(self, echo: Callable[[str], None]) -> None:
+        self.echo = echo
+        self.group: str | None = None
+
+    def __call__(self, result: CaseResult) -> None:
+        if result.case.group != self.group:
+            self.group = result.case.group
+            number = result.case.id.split(".")[0]
+            self.echo(f"{number} {self.group}")
+        for line in _case_line(result):
+            self.echo(line)
+
+
+def summary_line(results: Sequence[CaseResult], seconds: float, *, strict: bool = False) -> str:
+    counts = tally(results)
+    parts = [f"{counts[v]} {v.value}" for v in Verdict if counts[v]]
+    code = exit_code(results, strict=strict)
+    if code == 0:
+        verdict = "passed" + (" (strict)" if strict else "")
+    else:
+        bad = counts[Verdict.FAILED] + (counts[Verdict.NON_STRICT] if strict else 0)
+        verdict = f"FAILED: {bad} case{'s' if bad != 1 else ''}" + (" (strict)" if strict else "")
+    cases = f"{len(results)} case{'s' if len(results) != 1 else ''}"
+    return f"{cases} in {seconds:.1f} s: {', '.join(parts) or 'none'}; {verdict}"
+
+
+def failures(results: Sequence[CaseResult], header: Header, session: Session | None = None) -> list[str]:
+    """Every case that is not OK or INFORMATIONAL, with its rule, expected and actual, the last line the bot wrote
+    on stderr in the runs the case looked at, and how to repeat it."""
+    bad = [r for r in results if r.verdict not in (Verdict.OK, Verdict.INFORMATIONAL)]
+    if not bad:
+        return []
+    out = ["", "failures and warnings:"]
+    for r in bad:
+        level = (r.outcome.breach or r.case.level).value
+        out.append(f"{SYMBOLS[r.verdict]} {r.case.id} {r.case.title}  [{r.verdict.value}: breaks a {level}, "
+                   f"PROTOCOL.md section {r.case.section}]")
+        out.append(f"    {r.outcome.detail}")
+        if r.outcome.expected:
+            out.append(f"    expected: {r.outcome.expected}")
+        if r.outcome.actual:
+            out.append(f"    actual:   {r.outcome.actual}")
+        stderr = [line for name in r.runs if session and name in session.runs
+                  for line in session.runs[name].stderr.splitlines() if line.strip()]
+        if stderr:
+            out.append(f"    stderr:   {stderr[-1][:200]}")
+        out.append(f"    again:    {header.command(r.case.id)}")
+    return out
+
+
+def report_json(results: Sequence[CaseResult], header: Header, session: Session, seconds: float) -> dict[str, Any]:
+    """The JSON report: the cases with their verdicts and the runs they used, each with its full transcript."""
+    counts = tally(results)
+    used = list(dict.fromkeys(name for r in results for name in r.runs))
+    return {
+        "format": REPORT_FORMAT,
+        "referee": REFEREE,
+        "spec": header.spec,
+        "argv": header.argv,
+        "seed": header.seed,
+        "strict": header.strict,
+        "games": header.games,
+        "hello": jsonable(header.hello),
+        "command": header.command(),
+        "summary": {"cases": len(results), **{v.value: counts[v] for v in Verdict},
+                    "exit_code": exit_code(results, strict=header.strict), "seconds": round(seconds, 3)},
+        "cases": [
+            {**r.case.describe(), "verdict": r.verdict.value, "breach": r.outcome.breach.value
+             if r.outcome.breach else None, "detail": r.outcome.detail, "expected": r.outcome.expected,
+             "actual": r.outcome.actual, "data": jsonable(dict(r.outcome.data)), "seconds": round(r.seconds, 3),
+             "runs": r.runs, "reproduce": header.command(r.case.id)}
+            for r in results
+        ],
+        "runs": {name: session.runs[name].to_json() for name in used if name in session.runs},
+    }
+
+
+def list_cases(cases: Sequence[Case]) -> list[str]:
+    """``--list``: the catalogue, by group."""
+    out = []
+    group = None
+    for case in cases:
+        if case.group != group:
+            group = case.group
+            number = case.id.split(".")[0]
+            out.append(f"{number} {GROUPS.get(number, group)}")
+        out.append(f"  {case.id:<4} {case.level.value:<6} §{case.section:<8} {case.title}")
+    return out

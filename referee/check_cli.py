@@ -1,0 +1,111 @@
+"""``referee check SPEC``: run the protocol-compliance suite against a bot program (docs/CHECK.md).
+
+Exit codes: 0 when no case FAILED (and, with ``--strict``, none is NON-STRICT), 1 otherwise, 2 for a usage error
+or an error of the suite itself (one line on stderr, like every command).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import secrets
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from .botspec import parse_spec
+from .check.cases import exit_code, run_cases, select
+from .check.harness import Session
+from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
+from .cli import _errors, _registry
+from .errors import ConfigError
+from .plugins import Registry
+
+__all__ = ["check", "program_for"]
+
+
+def program_for(spec: str, registry: Registry) -> tuple[list[str], str]:
+    """The command line of the bot a SPEC names, and its display name.
+
+    A registered (in-process) bot has no program, except the built-in ones, which run through the SDK as
+    ``python -m bots.NAME``; any other registered name is refused with a hint."""
+    parsed = parse_spec(spec, registry)
+    if parsed.argv is not None:
+        return list(parsed.argv), parsed.name
+    module = f"bots.{parsed.name}"
+    factory = registry.bot(parsed.name).factory
+    if getattr(factory, "__module__", None) == module and importlib.util.find_spec(module) is not None:
+        return [sys.executable, "-m", module], module
+    raise ConfigError(f"bot {spec!r} runs inside the referee, and 'referee check' tests programs: give its "
+                      f"command ('cmd:python3 -m yourpackage.yourbot') or the path of an executable")
+
+
+def check(
+    spec: str | None = typer.Argument(
+        None, metavar="SPEC",
+        help="The bot program: 'cmd:COMMAND ARGS', the path of an executable, or a built-in bot's name (run as "
+             "'python -m bots.NAME')."),
+    game: list[str] = typer.Option([], "--game", "-g", help="Check this game only; repeatable. Default: every "
+                                   "registered game the bot says it plays."),
+    cases: list[str] = typer.Option([], "--cases", "-c", help="Cases to run: an id (2.1), a prefix (2), a glob "
+                                    "(3.*) or a group (timing); comma-separated or repeated. Default: all."),
+    list_only: bool = typer.Option(False, "--list", help="List the cases (with --cases: the selected ones) and "
+                                   "exit."),
+    strict: bool = typer.Option(False, "--strict", help="A NON-STRICT verdict (a SHOULD broken) fails too."),
+    seed: int | None = typer.Option(None, min=0, max=2**64 - 1, help="Seed of every deal; drawn and printed "
+                                    "when omitted. With --cases ID it repeats one case exactly."),
+    json_out: bool = typer.Option(False, "--json", help="Print the JSON report (with every transcript) on "
+                                  "stdout; the tree goes to stderr."),
+    report: Path | None = typer.Option(None, "--report", help="Write the JSON report to this file."),
+) -> None:
+    """Check that a bot program keeps to the protocol (docs/CHECK.md lists the cases).
+
+    Example: referee check 'cmd:node bots/examples/js/bot.js' --seed 1
+    """
+    with _errors():
+        selected = select(cases)
+        if list_only:
+            for line in list_cases(selected):
+                typer.echo(line)
+            return
+        if spec is None:
+            raise ConfigError("referee check needs a bot SPEC, like 'cmd:python3 mybot.py' (or --list)")
+        if report is not None and not (report.parent.is_dir() and os.access(report.parent, os.W_OK)):
+            raise ConfigError(f"cannot write the report to {report}: its folder does not exist or is not writable")
+        registry = _registry()
+        argv, name = program_for(spec, registry)
+        for game_id in game:
+            registry.game(game_id)  # an unknown game is a usage error, before anything starts
+        if seed is None:
+            seed = secrets.randbits(32)
+            typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
+
+        def echo(line: str) -> None:
+            typer.echo(line, err=json_out)
+
+        start = time.monotonic()
+        session = Session(argv, registry=registry, seed=seed, name=name)
+        session.discover(game)
+        header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict)
+        for line in header.lines():
+            echo(line)
+        results = run_cases(session, selected, Tree(echo))
+        seconds = time.monotonic() - start
+        for line in failures(results, header, session):
+            echo(line)
+        data = report_json(results, header, session, seconds)
+        if report is not None:
+            try:
+                report.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise ConfigError(f"cannot write the report to {report}: {exc.strerror or exc}") from None
+            echo(f"report: {report}")
+        echo(summary_line(results, seconds, strict=strict))
+        if json_out:
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    code = exit_code(results, strict=strict)
+    if code:
+        raise typer.Exit(code)

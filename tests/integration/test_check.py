@@ -1,0 +1,225 @@
+"""``referee check`` against real programs (docs/CHECK.md): the built-in bots and the JavaScript example pass every
+case; each bot of the check zoo (tests/fixtures/check/) fails exactly the cases its docstring names and passes the
+others that are run with them.
+
+Every check runs ``python -m referee check … --json`` in a subprocess, with a fixed seed. The whole suite runs on
+``random`` and on the JavaScript bot; the other built-in bots and the zoo bots run only the cases that concern them,
+to keep the time down. The JavaScript test needs ``node`` and ``bots/examples/js/node_modules``: it is skipped
+without them, except under CI (``CI`` set), where it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.check.cases import CATALOGUE
+
+ROOT = Path(__file__).resolve().parents[2]
+ZOO = ROOT / "tests" / "fixtures" / "check"
+JS_DIR = ROOT / "bots" / "examples" / "js"
+SEED = 20240611
+PASSING = {"OK", "INFORMATIONAL"}
+ALL_IDS = [c.id for c in CATALOGUE]
+
+
+class Checked:
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.code = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.report: dict[str, Any] = json.loads(proc.stdout) if proc.stdout.strip().startswith("{") else {}
+
+    @property
+    def verdicts(self) -> dict[str, str]:
+        return {c["id"]: c["verdict"] for c in self.report["cases"]}
+
+    def explain(self) -> str:
+        bad = [f"{c['id']} {c['verdict']}: {c['detail']} | expected {c['expected']} | actual {c['actual']}"
+               for c in self.report.get("cases", []) if c["verdict"] not in PASSING]
+        return "\n".join(bad) or self.stderr[-3000:]
+
+
+def check(spec: str, *args: str, json_out: bool = True, timeout: float = 180) -> Checked:
+    argv = [sys.executable, "-m", "referee", "check", spec, "--seed", str(SEED), *args]
+    if json_out:
+        argv.append("--json")
+    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    return Checked(proc)
+
+
+def zoo(script: str) -> str:
+    return f"cmd:{sys.executable} {ZOO / script}"
+
+
+def assert_all_pass(result: Checked, ids: list[str]) -> None:
+    assert result.code == 0, result.explain()
+    assert list(result.verdicts) == ids
+    assert set(result.verdicts.values()) <= PASSING, result.explain()
+    informational = {i for i, v in result.verdicts.items() if v == "INFORMATIONAL"}
+    assert informational <= {"1.3"}, informational  # the stderr tail is recorded, not judged
+
+
+# ------------------------------------------------------------------------------------------------ good bots
+
+
+def test_random_passes_every_case() -> None:
+    result = check(f"cmd:{sys.executable} -m bots.random")
+    assert_all_pass(result, ALL_IDS)
+    lines = result.stderr.splitlines()
+    assert any(line.startswith("  ✔ 3.1 ") for line in lines)
+    assert lines[-1].endswith("; passed") and f"{len(ALL_IDS)} cases in " in lines[-1]
+    report = result.report
+    assert report["seed"] == SEED and report["summary"]["exit_code"] == 0
+    # every case names its runs, every run has a transcript whose frames are the bytes they claim to be
+    import msgpack
+
+    for case in report["cases"]:
+        assert case["runs"], case["id"]
+        assert all(name in report["runs"] for name in case["runs"])
+        assert case["reproduce"].endswith(f"--cases {case['id']} --seed {SEED}")
+    frames = [e for run in report["runs"].values() for e in run["transcript"] if e["kind"] in ("sent", "received")]
+    assert frames
+    for event in frames[:500]:
+        assert msgpack.unpackb(bytes.fromhex(event["hex"]), raw=False) == event["frame"]
+    timing = next(c for c in report["cases"] if c["id"] == "4.1")
+    assert {"p50_ms", "p95_ms", "max_ms", "replies"} <= set(timing["data"])
+
+
+@pytest.mark.parametrize("name", ["first", "heuristic"])
+def test_other_built_in_bots_by_name(name: str) -> None:
+    result = check(name, "--cases", "2,3.3,5.4,6.2,7")
+    ids = [c["id"] for c in result.report["cases"]]
+    assert_all_pass(result, ids)
+    assert result.report["argv"] == [sys.executable, "-m", f"bots.{name}"]
+    assert ids[0] == "2.1" and ids[-1] == "7.3"
+
+
+def test_js_bot_passes_every_case() -> None:
+    missing = []
+    if shutil.which("node") is None:
+        missing.append("the 'node' program")
+    if not (JS_DIR / "node_modules" / "@msgpack" / "msgpack").is_dir():
+        missing.append("bots/examples/js/node_modules")
+    if missing:
+        message = f"the JS bot check needs {' and '.join(missing)}: run 'npm ci --prefix bots/examples/js'"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    result = check("cmd:node bots/examples/js/bot.js")
+    assert_all_pass(result, ALL_IDS)
+    assert result.report["hello"]["name"] == "js-example"
+    assert result.report["games"] == ["durak", "kazaki"]
+
+
+# ------------------------------------------------------------------------------------------------ the zoo
+
+# script, cases run, the verdicts that are not OK (all other cases run must pass), exit code
+ZOO_CASES = [
+    ("eager_hello.py", "1.1,2", {"1.1": "FAILED", "2.4": "FAILED"}, 1),
+    ("print_debug.py", "1,2", {"1.2": "FAILED"}, 1),
+    ("forced_pass.py", "2.1,3.2", {"3.2": "FAILED"}, 1),
+    ("own_ids.py", "3.3,3.4,3.5", {"3.4": "FAILED"}, 1),
+    ("acks.py", "3.3,3.5,5.1,7", {"3.5": "FAILED"}, 1),
+    ("one_game.py", "3.2,3.3,7.1", {"3.3": "FAILED"}, 1),
+    ("slow.py", "2.1,4.2", {"4.2": "FAILED"}, 1),
+    ("late_grace.py", "4.2", {"4.2": "NON-STRICT"}, 0),
+    ("strict_keys.py", "5", {"5.2": "FAILED", "5.3": "NON-STRICT"}, 1),
+    ("canonical_only.py", "5", {"5.4": "FAILED", "5.5": "FAILED", "5.6": "FAILED"}, 1),
+    ("no_ext.py", "5.2,5.3,5.4", {"5.3": "NON-STRICT"}, 0),
+    ("fragile_reader.py", "6", {"6.1": "FAILED"}, 1),
+    ("one_per_read.py", "2.1,6.2", {"6.2": "FAILED"}, 1),
+    ("stays_after_bye.py", "7", {"7.1": "FAILED"}, 1),
+    ("bye_chatter.py", "7", {"7.2": "FAILED"}, 1),
+    ("eof_spin.py", "7", {"7.3": "FAILED"}, 1),
+    ("no_error.py", "2", {"2.4": "FAILED"}, 1),
+    ("version_max.py", "2", {"2.3": "NON-STRICT", "2.4": "FAILED"}, 1),
+    ("nondeterministic.py", "7.1,8", {"8.1": "UNIMPLEMENTED"}, 0),
+    ("mute.py", "2.1,2.2,3.1", {"2.1": "FAILED", "2.2": "FAILED", "3.1": "FAILED"}, 1),
+]
+
+
+@pytest.mark.parametrize(("script", "cases", "expected", "code"), ZOO_CASES, ids=[z[0] for z in ZOO_CASES])
+def test_zoo_bot_fails_exactly_its_cases(script: str, cases: str, expected: dict[str, str], code: int) -> None:
+    result = check(zoo(script), "--cases", cases)
+    verdicts = result.verdicts
+    assert set(expected) <= set(verdicts), verdicts
+    failing = {i: v for i, v in verdicts.items() if v not in PASSING}
+    assert failing == expected, result.explain()
+    assert result.code == code, result.explain()
+    for case in result.report["cases"]:
+        if case["verdict"] not in PASSING:
+            assert case["expected"] and case["actual"], case  # a failure says what was expected and what happened
+    if script == "mute.py":  # without a handshake the cases that need one are not even run
+        case = result.report["cases"][-1]
+        assert case["detail"].startswith("not run") and case["seconds"] < 1
+
+
+def test_zoo_bots_each_have_a_test() -> None:
+    scripts = {p.name for p in ZOO.glob("*.py") if not p.name.startswith("_")}
+    assert scripts == {z[0] for z in ZOO_CASES}
+
+
+def test_strict_fails_a_non_strict_verdict() -> None:
+    result = check(zoo("late_grace.py"), "--cases", "4.2", "--strict")
+    assert result.verdicts == {"4.2": "NON-STRICT"} and result.code == 1
+    assert result.report["strict"] is True
+
+
+# ------------------------------------------------------------------------------------------------ the command
+
+
+def test_tree_and_failures_on_stdout_and_report_file(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    result = check(zoo("own_ids.py"), "--cases", "3.4", "--report", str(path), json_out=False)
+    assert result.code == 1
+    out = result.stdout
+    assert "3 play" in out and "  ✗ 3.4 " in out and "FAILED" in out
+    tail = out[out.index("failures and warnings:"):]
+    assert "expected: action {id: 4294968305" in tail and '"id": 1' in tail
+    assert f"again:    referee check 'cmd:{sys.executable} {ZOO / 'own_ids.py'}' --cases 3.4 --seed {SEED}" in tail
+    assert out.rstrip().splitlines()[-1].startswith("1 case in ")
+    report = json.loads(path.read_text())
+    assert report["cases"][0]["id"] == "3.4" and report["runs"]["ids"]["transcript"]
+
+
+def test_the_same_seed_repeats_a_case() -> None:
+    def sent(result: Checked) -> list[str]:
+        return [e["hex"] for e in result.report["runs"]["ids"]["transcript"] if e["kind"] == "sent"]
+
+    first, second = check("random", "--cases", "3.4"), check("random", "--cases", "3.4")
+    assert sent(first) and sent(first) == sent(second)
+
+
+def test_list_needs_no_bot() -> None:
+    proc = subprocess.run([sys.executable, "-m", "referee", "check", "--list", "--cases", "7"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "7 shutdown"
+    assert [line.split()[0] for line in lines[1:]] == ["7.1", "7.2", "7.3"]
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["cmd:/nonexistent/bot"], "cannot start bot"),
+    (["random", "--cases", "9.9"], "no case matches '9.9'"),
+    (["random", "--game", "nope"], "unknown game 'nope'"),
+    ([], "needs a bot SPEC"),
+    (["nosuchbot"], "unknown bot 'nosuchbot'"),
+    (["random", "--report", "/nonexistent/dir/r.json"], "cannot write the report"),
+    (["heuristic", "--game", "kozel"], "does not play kozel"),
+])
+def test_usage_and_harness_errors_are_one_line_and_exit_2(args: list[str], fragment: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "referee", "check", *args, "--seed", "1"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("referee: error: ")]
+    assert len(lines) == 1 and fragment in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr
