@@ -3,9 +3,18 @@
 from protocol.hooks import hookimpl
 
 from .durak import Durak, Kazaki
+from .koroli import Koroli
+from .koroli52 import Koroli52
+from .kozel import Kozel
+from .kozel_team import KozelHvaleny, KozelNN
 
 
 @hookimpl
 def register_games(register):  # type: ignore[no-untyped-def]
     register(Kazaki())
     register(Durak())
+    register(Koroli())
+    register(Koroli52())
+    register(Kozel())
+    register(KozelHvaleny())
+    register(KozelNN())

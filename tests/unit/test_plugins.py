@@ -20,7 +20,7 @@ from referee.errors import ConfigError
 from referee.games.durak import Durak, Kazaki
 from referee.plugins import DEFAULT_PLUGINS, Registry, Source, load_registry
 
-BUILTIN_GAMES = {"kazaki", "durak"}
+BUILTIN_GAMES = {"kazaki", "durak", "kozel", "kozel-hvaleny", "kozel-nn", "koroli", "koroli52"}
 BUILTIN_BOTS = {"random", "first", "heuristic"}
 
 
