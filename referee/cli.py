@@ -123,14 +123,14 @@ def _narrator(game: Game, out: Any) -> Any:
     return listen
 
 
-def _summary(record: GameRecord) -> dict[str, Any]:
+def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
     result = record.result
     faults: dict[int, list[dict[str, Any]]] = {}
     for f in record.faults:
         faults.setdefault(f.seat, []).append({"kind": f.kind, "decision": f.decision, "message": f.message})
     seats = [
         {"seat": s, "bot": record.bots[s], "place": result["places"][s], "score": result["scores"][s],
-         "faults": faults.get(s, []), "stderr": record.stderr.get(s, "")}
+         **game.seat_fields(result, s), "faults": faults.get(s, []), "stderr": record.stderr.get(s, "")}
         for s in range(record.seats)
     ]
     return {
@@ -147,16 +147,18 @@ def _summary(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def _print_result(record: GameRecord, json_out: bool) -> None:
-    summary = _summary(record)
+def _print_result(record: GameRecord, game: Game, json_out: bool) -> None:
+    summary = _summary(record, game)
     if json_out:
         _print_json(summary)
         return
-    opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in record.options.items())
+    opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in record.options.items()) or "no options"
     typer.echo(f"{record.game} with {record.seats} seats, seed {record.seed}, dealer {record.dealer} ({opts})")
-    rows = [[s["seat"], s["bot"], s["place"], s["score"],
+    fields = [k for k in summary["seats"][0] if k not in ("seat", "bot", "place", "score", "faults", "stderr")]
+    rows = [[s["seat"], s["bot"], *(s[k] for k in fields), s["place"], _score_text(s["score"]),
              ", ".join(f"{f['kind']}@{f['decision']}" for f in s["faults"]) or "-"] for s in summary["seats"]]
-    typer.echo(tabulate(rows, headers=["seat", "bot", "place", "score", "faults"]))
+    typer.echo(tabulate(rows, headers=["seat", "bot", *(k.replace("_", " ") for k in fields), "place", "score",
+                                       "faults"]))
     for seat in summary["seats"]:
         if seat["faults"] and seat["stderr"]:
             tail = seat["stderr"].rstrip().splitlines()[-5:]
@@ -174,6 +176,16 @@ def _print_result(record: GameRecord, json_out: bool) -> None:
     if record.faults and record.policy == "forfeit":
         extra.append("faulted seats forfeit (placed last)")
     typer.echo(f"{record.decisions} decisions; " + "; ".join(extra) if extra else f"{record.decisions} decisions")
+
+
+def _score_text(score: Any) -> str:
+    """A score for the table: numbers as they are, a game's detailed score by its headline figure."""
+    if isinstance(score, dict):
+        for key in ("total", "role", "points"):
+            if key in score:
+                return str(score[key])
+        return json.dumps(score)
+    return str(score)
 
 
 @app.command()
@@ -234,7 +246,7 @@ def play(
                 player.close()
         if record:
             write_record(result, record)
-        _print_result(result, json_out)
+        _print_result(result, chosen, json_out)
 
 
 @app.command("replay")
@@ -250,7 +262,7 @@ def replay_cmd(
         game = registry.game(stored.game)
         out = sys.stderr if json_out else sys.stdout
         replayed = replay(stored, registry.game, listener=_narrator(game, out) if verbose else None)
-        _print_result(replayed, json_out)
+        _print_result(replayed, game, json_out)
 
 
 def main() -> None:

@@ -25,16 +25,22 @@ __all__ = ["Game", "State", "Option", "Result", "places_from_order"]
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One game option with its default (C-1). Values are ``bool`` or ``int``."""
+    """One game option with its default (C-1): a ``bool``, an ``int`` in [min, max], or one word of
+    ``choices`` (then the default is a word too)."""
 
     name: str
-    default: bool | int
+    default: bool | int | str
     help: str
     min: int | None = None
     max: int | None = None
+    choices: tuple[str, ...] = ()
 
-    def validate(self, value: object) -> bool | int:
+    def validate(self, value: object) -> bool | int | str:
         """Check a value's type and range; raise :class:`ConfigError` with a fix on failure."""
+        if self.choices:
+            if isinstance(value, str) and value.strip().lower() in self.choices:
+                return value.strip().lower()
+            raise ConfigError(f"option {self.name!r} takes one of {', '.join(self.choices)}, got {value!r}")
         if isinstance(self.default, bool):
             if isinstance(value, bool):
                 return value
@@ -53,8 +59,12 @@ class Option:
         return value
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "default": self.default, "type": type(self.default).__name__,
-                "min": self.min, "max": self.max, "help": self.help}
+        described: dict[str, Any] = {"name": self.name, "default": self.default,
+                                     "type": type(self.default).__name__, "min": self.min, "max": self.max,
+                                     "help": self.help}
+        if self.choices:
+            described["choices"] = list(self.choices)
+        return described
 
 
 def places_from_order(order: Sequence[Sequence[int]], seats: int) -> tuple[int, ...]:
@@ -107,7 +117,7 @@ class Game(ABC):
         """The teams for ``seats`` players, or None when every player plays alone (C-2)."""
         return None
 
-    def configure(self, options: Mapping[str, object] | None = None) -> dict[str, bool | int]:
+    def configure(self, options: Mapping[str, object] | None = None) -> dict[str, bool | int | str]:
         """Validate ``options`` and fill in the defaults (C-1); :class:`ConfigError` names a bad key."""
         known = {o.name: o for o in self.options}
         given = dict(options or {})
@@ -135,13 +145,21 @@ class Game(ABC):
         return self._new_state(seats, seed, self.configure(options), dealer)
 
     @abstractmethod
-    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> State: ...
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> State: ...
 
     def next_dealer(self, result: Result, dealer: int, seats: int) -> int:
         """The dealer of the next game of a match, after a game with ``result`` dealt by ``dealer``.
 
         By default the deal passes to the left neighbour (C-2)."""
         return (dealer + 1) % seats
+
+    def seat_fields(self, result: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """Per-seat fields of a result record for summaries (``referee play --json`` seats): by default the
+        seat's team, where the result names teams (C-10 ``teams``)."""
+        for name, members in (result.get("teams") or {}).items():
+            if seat in members:
+                return {"team": name}
+        return {}
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         """One event (wire form) in plain words, for ``--verbose``."""
@@ -163,7 +181,7 @@ class State(ABC):
 
     game: Game
     seats: int
-    options: Mapping[str, bool | int]
+    options: Mapping[str, bool | int | str]
     seed: int
     dealer: int
 

@@ -54,7 +54,7 @@ class GameRecord:
     seats: int
     seed: int
     dealer: int
-    options: dict[str, bool | int]
+    options: dict[str, bool | int | str]
     bots: list[str]
     actions: list[str] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)

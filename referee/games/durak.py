@@ -108,7 +108,7 @@ class _DurakFamily(Game):
     deck: Deck
     loser_name: str
 
-    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> DurakState:
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> DurakState:
         return DurakState(self, seats, seed, options, dealer)
 
     def next_dealer(self, result: Result, dealer: int, seats: int) -> int:
@@ -164,7 +164,7 @@ def _bits(mask: int) -> list[int]:
 class DurakState(State):
     """A position of a ``kazaki`` or ``durak`` game."""
 
-    def __init__(self, game: _DurakFamily, seats: int, seed: int, options: dict[str, bool | int],
+    def __init__(self, game: _DurakFamily, seats: int, seed: int, options: dict[str, bool | int | str],
                  dealer: int, *, deck_order: list[int] | None = None) -> None:
         """``deck_order`` (canonical indices, top card first) replaces the first shuffle: hand-made deals
         for tests. Redeals still shuffle from the seed's stream."""

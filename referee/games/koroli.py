@@ -46,8 +46,12 @@ class Koroli(Game):
     deck = DECK36
     options = (Option("reign_deals", 6, "deals of the reign after the introduction (KR-3)", 0, 1000),)
 
-    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> KoroliState:
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> KoroliState:
         return KoroliState(self, seats, seed, options, dealer)
+
+    def seat_fields(self, result: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """The seat's final role (its title after the reign) and the title the introduction gave it."""
+        return {"title": result["roles"][seat], "introduction_title": result["titles"][seat]}
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
@@ -59,7 +63,7 @@ class KoroliState(TrickState):
     lead_trump_tricks = LEAD_TRUMP_TRICKS
     must_trump = False  # KR-8: a void player may play any card
 
-    def __init__(self, game: Koroli, seats: int, seed: int, options: dict[str, bool | int], dealer: int, *,
+    def __init__(self, game: Koroli, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int, *,
                  deck_orders: Sequence[Sequence[int]] = ()) -> None:
         """``deck_orders[k]`` (canonical indices, ``deck[0]`` first) replaces the shuffle of deal k + 1: hand-made
         deals for tests. Later deals shuffle from the seed's stream."""

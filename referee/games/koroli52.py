@@ -56,8 +56,12 @@ class Koroli52(Game):
     max_seats = 4
     deck = DECK52
 
-    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> Koroli52State:
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> Koroli52State:
         return Koroli52State(self, seats, seed, options, dealer)
+
+    def seat_fields(self, result: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """The seat's final title (K52 ranking after tour 10) and whether it became the Emperor."""
+        return {"title": result["titles"][seat], "emperor": result.get("emperor") == seat}
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
@@ -69,7 +73,7 @@ class Koroli52State(TrickState):
     lead_trump_tricks = 0
     must_trump = True  # K52-5: a void player must trump if he can
 
-    def __init__(self, game: Koroli52, seats: int, seed: int, options: dict[str, bool | int], dealer: int, *,
+    def __init__(self, game: Koroli52, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int, *,
                  deck_orders: Sequence[Sequence[int]] = ()) -> None:
         """``deck_orders[k]`` (canonical indices, ``deck[0]`` first) replaces the shuffle of tour k + 1: hand-made
         deals for tests. Later tours shuffle from the seed's stream; tour 1's trump is always drawn from it."""

@@ -353,7 +353,7 @@ class Kozel(Game):
     options = (Option("target", 60, "the game ends after the deal in which somebody reaches this many points "
                                     "(KO-13)", 1, 1200),)
 
-    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> KozelState:
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> KozelState:
         return KozelState(self, seats, seed, options, dealer)
 
     def narrate(self, event: Mapping[str, Any]) -> str:

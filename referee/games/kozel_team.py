@@ -10,14 +10,13 @@ and the 200-deal safety limit of C-11, and the team result of C-10.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from protocol.actions import Action
 
 from ..engine import Game, Option, Result
-from ..errors import ConfigError, RulesError
+from ..errors import RulesError
 from .kozel import (
     BOAST_LAY,
     DECK36,
@@ -33,7 +32,7 @@ from .kozel import (
     narrate_common,
 )
 
-__all__ = ["KozelHvaleny", "KozelNN", "HvalenyState", "NNState", "ChoiceOption", "TEAMS", "TEAM_NAMES",
+__all__ = ["KozelHvaleny", "KozelNN", "HvalenyState", "NNState", "TEAMS", "TEAM_NAMES",
            "narrate_team"]
 
 TEAMS = ((0, 2), (1, 3))  # C-2, KH-1, KN-1
@@ -61,24 +60,6 @@ REBOAST_ACTION = Action("reboast")
 KEEP = Action("keep")
 REDEAL_ACTIONS = (DEMAND_REDEAL, PASS)  # C-7: demand_redeal before pass
 REBOAST_ACTIONS = (REBOAST_ACTION, KEEP)  # KN-23
-
-
-@dataclass(frozen=True, slots=True)
-class ChoiceOption(Option):
-    """An option whose value is one word out of ``choices`` (KH-5 ``lyusya``)."""
-
-    default: str  # type: ignore[assignment]
-    choices: tuple[str, ...] = ()
-
-    def validate(self, value: object) -> str:  # type: ignore[override]
-        if isinstance(value, str) and value.strip().lower() in self.choices:
-            return value.strip().lower()
-        raise ConfigError(f"option {self.name!r} takes one of {', '.join(self.choices)}, got {value!r}")
-
-    def describe(self) -> dict[str, Any]:
-        described = Option.describe(self)
-        described["choices"] = list(self.choices)
-        return described
 
 
 def _team_dict(values: Sequence[Any]) -> dict[str, Any]:
@@ -258,13 +239,13 @@ class KozelHvaleny(_TeamGame):
     id = "kozel-hvaleny"
     title = "Khvaleny Kozel (Хвалёный козёл)"
     options = (
-        ChoiceOption("lyusya", "lose", "a team that takes all 9 tricks: the other team loses at once (lose), has "
-                                       "its eyes zeroed (zero), or nothing special (off) (KH-14)",
-                     choices=("lose", "zero", "off")),
+        Option("lyusya", "lose", "a team that takes all 9 tricks: the other team loses at once (lose), has "
+                                 "its eyes zeroed (zero), or nothing special (off) (KH-14)",
+               choices=("lose", "zero", "off")),
         Option("target_eyes", 12, "the first team with this many eyes wins (KH-15)", 1, 1000),
     )
 
-    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> HvalenyState:
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> HvalenyState:
         return HvalenyState(self, seats, seed, options, dealer)
 
 
@@ -441,7 +422,7 @@ class KozelNN(_TeamGame):
         Option("target", 12, "the first team with this many game points loses (KN-14)", 1, 1000),
     )
 
-    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int], dealer: int) -> NNState:
+    def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> NNState:
         return NNState(self, seats, seed, options, dealer)
 
 
