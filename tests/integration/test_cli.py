@@ -310,3 +310,19 @@ def test_installed_script_reports_errors_in_one_line(script: str) -> None:
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("referee: error: unknown game 'chess'"), proc.stderr
+
+
+def test_play_json_seats_carry_their_team_in_team_games(runner: CliRunner) -> None:
+    """C-2, C-10: seats 0 and 2 form team A, seats 1 and 3 team B; each --json seat says its team."""
+    data = ok_json(runner, "play", "kozel-hvaleny", *["--bot", "random"] * 4, "--seed", "3", "--json")
+    assert [s["team"] for s in data["seats"]] == ["A", "B", "A", "B"]
+    winners = data["result"]["teams"][data["result"]["winner_team"]]
+    assert all(data["seats"][s]["place"] == 1 for s in winners)
+
+
+def test_play_json_seats_carry_their_final_title_in_koroli52(runner: CliRunner) -> None:
+    """K52: the result's final titles and the Emperor reach the seats of --json."""
+    data = ok_json(runner, "play", "koroli52", *["--bot", "random"] * 3, "--seed", "3", "--json")
+    assert [s["title"] for s in data["seats"]] == data["result"]["titles"]
+    assert [s["emperor"] for s in data["seats"]].count(True) <= 1
+    assert "team" not in data["seats"][0]
