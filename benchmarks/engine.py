@@ -1,6 +1,7 @@
 """Engine speed: random-vs-random games per second and decisions per second, one process.
 
-Runs every registered game at 2, 4 and 6 seats (where the game allows them) through the referee's own game
+Runs every registered game at 2, 4 and 6 seats where the game allows them (and at its smallest seat
+count, so 3-player koroli52 is measured), through the referee's own game
 runner (``referee.match.play_game``) with in-process ``random`` bots, and prints a table. Alongside, it
 measures the bare engine loop (legal actions + apply, no runner), so the runner's overhead shows as a ratio
 measured in the same run.
@@ -12,13 +13,18 @@ measured in the same run.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import sys
 import time
 
-from tabulate import tabulate
+# Run as a script, this folder comes first on sys.path, where protocol.py would shadow the `protocol` package.
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
-from referee.match import play_game
-from referee.plugins import load_registry
+from tabulate import tabulate  # noqa: E402
+
+from referee.match import play_game  # noqa: E402
+from referee.plugins import load_registry  # noqa: E402
 
 
 def bare_loop(game, seats: int, seconds: float) -> tuple[int, int, float]:
@@ -61,7 +67,8 @@ def main() -> None:
         if args.game and game_id not in args.game:
             continue
         game = entry.game
-        for seats in args.seats or (2, 4, 6):
+        allowed = range(game.min_seats, game.max_seats + 1)
+        for seats in args.seats or sorted({2, 4, 6, game.min_seats} & set(allowed)):
             if not game.min_seats <= seats <= game.max_seats:
                 continue
             g, d, t = runner_loop(game, random_bot, seats, args.seconds)

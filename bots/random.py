@@ -29,7 +29,7 @@ class RandomBot(BotBase):
 
     def act(self, decision: Decision) -> Action:
         legal = decision.legal
-        return legal[self.rng.randrange(len(legal))]
+        return legal[int(self.rng.random() * len(legal))]  # uniform: random() has 53 bits, len is small
 
 
 if __name__ == "__main__":  # python -m bots.random: the same bot over the protocol (docs/PROTOCOL.md)

@@ -200,7 +200,7 @@ class State(ABC):
 
     @abstractmethod
     def _apply(self, action: Action) -> None:
-        """Apply an action already known to be legal."""
+        """Apply an action already known to be legal: always the very object from :meth:`legal_actions`."""
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; :class:`IllegalActionError` (state unchanged) for anything else."""
@@ -214,6 +214,7 @@ class State(ABC):
                 if seat is None:
                     raise IllegalActionError(f"{action} played after the game ended")
                 raise IllegalActionError(f"{action} is not legal for seat {seat} now (legal: {_brief(legal)})")
+            action = legal[legal.index(action)]
         self._apply(action)
 
     def parse_action(self, text: str) -> Action:

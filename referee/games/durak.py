@@ -57,8 +57,9 @@ class _Tables:
         ]
         # Cards of the same rank and a higher suit than card i: the other members of sets led by i.
         self.same_rank_above = [self.rank_mask[i % r] & ~((2 << i) - 1) for i in range(n)]
-        #: The card indices of every action this deck can produce, for _apply.
-        self.code: dict[Action, tuple[int, ...]] = {}
+        #: The card indices of every action this deck can produce, by the action object's identity: _apply
+        #: always receives one of these prebuilt objects (State.apply hands over the legal object itself).
+        self.code: dict[int, tuple[int, ...]] = {}
         self.throw_in = [self._make("throw_in", (i,)) for i in range(n)]
         self.withdraw = [self._make("withdraw", (i,)) for i in range(n)]
         self.defend = [[self._make("defend", (a, c)) for c in range(n)] for a in range(n)]
@@ -67,7 +68,7 @@ class _Tables:
 
     def _make(self, kind: str, indices: tuple[int, ...]) -> Action:
         action = Action(kind, tuple(self.deck.cards[i] for i in indices))
-        self.code[action] = indices
+        self.code[id(action)] = indices
         return action
 
     def _sets(self, kind: str) -> list[list[dict[int, tuple[Action, ...]]]]:
@@ -443,7 +444,7 @@ class DurakState(State):
         phase, kind = self.phase, action.kind
         seat = self.to_act
         assert seat is not None
-        code = self.t.code.get(action, ())
+        code = self.t.code.get(id(action), ())
         if phase == ATTACK:
             for card in code:
                 self._put(card, seat, False)
