@@ -228,19 +228,7 @@ def resume(
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
 ) -> None:
     """Continue a tournament where it stopped (no game lost, none played twice) and print the table."""
-    cli = _cli()
-    with cli._errors():
-        _check_format(fmt)
-        registry = cli._registry()
-        with Store(db, create=False) as store:
-            stored = store.config()
-            if stored is None:
-                raise ConfigError(f"{db} holds no tournament")
-            config = TournamentConfig.from_dict(stored)
-            for spec in config.specs:
-                parse_spec(spec, registry)
-            _play(store, config, registry, workers, json_out)
-            print_report(_report(store, registry, bootstrap_samples), fmt, json_out)
+    _existing(db, fmt, bootstrap_samples, json_out, play_workers=workers)
 
 
 @app.command()
@@ -251,11 +239,22 @@ def table(
     json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
     """Print the rating table of a tournament database again."""
+    _existing(db, fmt, bootstrap_samples, json_out, play_workers=None)
+
+
+def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:
+    """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
     cli = _cli()
     with cli._errors():
         _check_format(fmt)
         registry = cli._registry()
         with Store(db, create=False) as store:
-            if store.config() is None:
+            stored = store.config()
+            if stored is None:
                 raise ConfigError(f"{db} holds no tournament")
+            if play_workers is not None:
+                config = TournamentConfig.from_dict(stored)
+                for spec in config.specs:
+                    parse_spec(spec, registry)
+                _play(store, config, registry, play_workers, json_out)
             print_report(_report(store, registry, bootstrap_samples), fmt, json_out)
