@@ -1,65 +1,39 @@
-"""How much stronger is ``heuristic`` than ``random``? Plays fixed-seed games and prints loss rates.
+"""How much stronger is ``heuristic`` than ``random``? Plays fixed-seed games through the referee's runner.
 
-For every game and seat count, game ``i`` (seed ``--seed + i``) seats the heuristic at seat ``i mod seats``
-and ``random`` everywhere else, so every seat is played equally often. A bot as strong as its opponents
-would be the loser of a decided game with probability 1/seats; the script prints the heuristic's loss rate
-among decided games with a 95% Wilson interval, and the mean places of both sides.
+For every game the heuristic plays and every seat count asked for:
 
-    python benchmarks/strength.py --games 2000                 # durak and kazaki, 2 and 4 seats
-    python benchmarks/strength.py --game durak --seats 3 --transfer
+- games without teams: game ``i`` (seed ``--seed + i``) seats the heuristic at seat ``i mod seats`` and
+  ``random`` everywhere else, so every seat is played equally often. A bot as strong as its opponents would
+  finish first with probability 1/seats and last with probability 1/seats; the script prints the
+  heuristic's first-place and last-place rates with 95% Wilson intervals, and both sides' mean places.
+- team games (2 vs 2): the heuristic plays both seats of team ``i mod 2``, random the other team; an equal
+  team would win half the games. The script prints the heuristic team's win rate with a Wilson interval.
 
-The games are driven directly through the engine API (a later change may use the referee's runner).
+    python benchmarks/strength.py --games 2000                    # every game, its default seat counts
+    python benchmarks/strength.py --game durak --seats 2 3 -o transfer=true
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Run as a script, this folder comes first on sys.path, where protocol.py would shadow the `protocol` package.
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
-from bots.heuristic import HeuristicBot  # noqa: E402
-from bots.random import RandomBot  # noqa: E402
-from protocol.bot import Bot, Decision, GameInfo  # noqa: E402
-from referee.engine import Result  # noqa: E402
-from referee.games.durak import Durak, Kazaki  # noqa: E402
+from tabulate import tabulate  # noqa: E402
 
-GAMES = {"durak": Durak(), "kazaki": Kazaki()}
-MASK64 = (1 << 64) - 1
+from protocol.bot import Bot  # noqa: E402
+from referee.engine import Game  # noqa: E402
+from referee.match import play_game  # noqa: E402
+from referee.plugins import load_registry  # noqa: E402
 
 
-def bot_seed(seed: int, seat: int) -> int:
-    """A bot seed per game and seat (not the referee's one-way hash, but just as reproducible)."""
-    return (seed * 0x9E3779B97F4A7C15 + seat * 0xBF58476D1CE4E5B9 + 1) & MASK64
-
-
-def play(game_id: str, seats: int, seed: int, bots: list[Bot], options: dict[str, object]) -> Result:
-    """One game through the engine loop; each seat observes only the events since its last decision."""
-    state = GAMES[game_id].new_state(seats, seed, options)
-    for seat, bot in enumerate(bots):
-        bot.new_game(GameInfo(game=game_id, options=state.options, seat=seat, seats=seats,
-                              bot_seed=bot_seed(seed, seat)))
-    since = [0] * seats
-    while state.to_act is not None:
-        seat = state.to_act
-
-        def observe(seat: int = seat) -> dict[str, object]:
-            obs = state.observe(seat, since[seat])
-            since[seat] = state.log_size
-            return obs
-
-        state.apply(bots[seat].act(Decision(seat, state.legal_actions(), observe)))
-    result = state.result()
-    for bot in bots:
-        bot.game_over(result.to_dict())
-    return result
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     """The Wilson score interval for k successes in n trials."""
     if n == 0:
         return (0.0, 1.0)
@@ -74,52 +48,45 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 class Stats:
     game: str
     seats: int
+    team_game: bool
     games: int = 0
-    losses: int = 0
-    draws: int = 0
-    aborted: int = 0
+    first: int = 0  # games the heuristic (team) finished first, alone or tied
+    last: int = 0  # games it finished last while someone finished ahead of it
     heuristic_places: list[int] = field(default_factory=list)
     random_places: list[int] = field(default_factory=list)
     seconds: float = 0.0
 
-    @property
-    def decided(self) -> int:
-        return self.games - self.draws - self.aborted
-
-    def report(self) -> str:
-        rate = self.losses / self.decided if self.decided else float("nan")
-        low, high = wilson(self.losses, self.decided)
+    def row(self) -> list[str]:
+        first_low, first_high = wilson(self.first, self.games)
+        last_low, last_high = wilson(self.last, self.games)
+        equal = 0.5 if self.team_game else 1 / self.seats
         mean_h = sum(self.heuristic_places) / len(self.heuristic_places)
         mean_r = sum(self.random_places) / len(self.random_places)
-        return "\n".join([
-            f"{self.game}, {self.seats} seats: {self.games} games ({self.decided} decided, {self.draws} draws, "
-            f"{self.aborted} aborted) in {self.seconds:.1f}s",
-            f"  heuristic loss rate {rate:.1%} of decided games (equal bot: {1 / self.seats:.1%}), "
-            f"95% Wilson CI [{low:.1%}, {high:.1%}]",
-            f"  mean place: heuristic {mean_h:.2f}, random {mean_r:.2f} (places 1..{self.seats})",
-        ])
+        return [
+            self.game, str(self.seats), "team" if self.team_game else "alone", str(self.games),
+            f"{self.first / self.games:.1%} [{first_low:.1%}, {first_high:.1%}]",
+            f"{self.last / self.games:.1%} [{last_low:.1%}, {last_high:.1%}]", f"{equal:.1%}",
+            f"{mean_h:.2f} / {mean_r:.2f}", f"{self.seconds:.1f}",
+        ]
 
 
-def run(game_id: str, seats: int, games: int, first_seed: int, options: dict[str, object]) -> Stats:
-    stats = Stats(game_id, seats)
+def run(game: Game, seats: int, games: int, first_seed: int, options: dict[str, str],
+        heuristic: Bot, randoms: list[Bot]) -> Stats:
+    teams = game.teams(seats)
+    stats = Stats(game.id, seats, teams is not None)
     start = time.perf_counter()
-    heuristic = HeuristicBot()
-    randoms = [RandomBot() for _ in range(seats)]
     for i in range(games):
-        seed = first_seed + i
-        me = i % seats
-        bots: list[Bot] = [heuristic if s == me else randoms[s] for s in range(seats)]
-        result = play(game_id, seats, seed, bots, options)
+        mine = set(teams[i % 2]) if teams else {i % seats}
+        partner = [heuristic] + [type(heuristic)() for _ in range(len(mine) - 1)]
+        bots = [partner.pop() if s in mine else randoms[s] for s in range(seats)]
+        places = play_game(game, bots, seed=first_seed + i, options=options).result["places"]
+        best, worst = min(places), max(places)
+        me = min(mine)
         stats.games += 1
-        if result.aborted:
-            stats.aborted += 1
-        elif result.extra["loser"] is None:
-            stats.draws += 1
-        elif result.extra["loser"] == me:
-            stats.losses += 1
-        places = result.places
-        stats.heuristic_places.append(places[me])
-        stats.random_places.extend(places[s] for s in range(seats) if s != me)
+        stats.first += places[me] == best
+        stats.last += places[me] == worst and best != worst
+        stats.heuristic_places.extend(places[s] for s in mine)
+        stats.random_places.extend(places[s] for s in range(seats) if s not in mine)
     stats.seconds = time.perf_counter() - start
     return stats
 
@@ -127,17 +94,26 @@ def run(game_id: str, seats: int, games: int, first_seed: int, options: dict[str
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per game and seat count (default 2000)")
-    parser.add_argument("--game", choices=["durak", "kazaki", "all"], default="all",
-                        help="which game (default: both durak and kazaki)")
-    parser.add_argument("--seats", type=int, nargs="+", default=[2, 4], help="seat counts (default: 2 4)")
+    parser.add_argument("--game", action="append", help="only this game (repeatable; default: all it plays)")
+    parser.add_argument("--seats", type=int, nargs="+", help="seat counts (default: 2, 3 and 4 where allowed)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    parser.add_argument("--transfer", action="store_true", help="play with transfer=true (perevodnoy)")
+    parser.add_argument("-o", "--option", action="append", default=[], help="a game option KEY=VALUE")
     args = parser.parse_args(argv)
-    games = ["durak", "kazaki"] if args.game == "all" else [args.game]
-    options: dict[str, object] = {"transfer": True} if args.transfer else {}
-    for game_id in games:
-        for seats in args.seats:
-            print(run(game_id, seats, args.games, args.seed, options).report(), flush=True)
+    registry = load_registry()
+    entry = registry.bot("heuristic")
+    options = dict(pair.split("=", 1) for pair in args.option)
+    rows = []
+    for game_id in args.game or sorted(g for g in registry.games if entry.supports(g)):
+        game = registry.game(game_id)
+        allowed = range(game.min_seats, game.max_seats + 1)
+        for seats in [k for k in args.seats or (2, 3, 4) if k in allowed]:
+            randoms = [registry.bot("random").factory() for _ in range(seats)]
+            stats = run(game, seats, args.games, args.seed, options, entry.factory(), randoms)
+            rows.append(stats.row())
+            print(f"{game_id} {seats} seats done", file=sys.stderr, flush=True)
+    print(tabulate(rows, headers=["game", "seats", "heuristic plays", "games", "first (95% CI)",
+                                  "last (95% CI)", "equal bot", "mean place h / r", "seconds"],
+                   disable_numparse=True))
 
 
 if __name__ == "__main__":
