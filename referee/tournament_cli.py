@@ -99,7 +99,7 @@ class _Reporter:
 
 def print_report(report: Report, fmt: str, json_out: bool) -> None:
     if json_out:
-        typer.echo(json.dumps(report.to_json(), indent=2))
+        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return
     headers = ["rank", "bot", "rating", "± 95%", "games", "mean place", "first %", "last %", "faults"]
     rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}", f"{r['ci']:.0f}", r["games"],
