@@ -1,4 +1,8 @@
-"""``heuristic``: a rule-of-thumb player for the durak family (``kazaki`` and ``durak``, RULES.md section 2).
+"""``heuristic``: a rule-of-thumb player for every built-in game.
+
+This module plays the durak family (``kazaki`` and ``durak``, RULES.md section 2) itself and hands the other
+families to their own modules (``heuristic_kozel``, ``heuristic_koroli``), each offering ``GAMES`` and
+``choose(decision, info)``.
 
 It remembers nothing between decisions: every choice is made from the legal actions and the observation
 (hand, trump, stock size, table). The rules of thumb are the ones a casual player uses:
@@ -11,7 +15,7 @@ It remembers nothing between decisions: every choice is made from the legal acti
 * after a take, withdraw a thrown-in trump or high card rather than hand it to the taker;
 * demand a redeal only when the five-of-a-suit is a weak non-trump suit.
 
-Games other than the durak family get the first legal action (support for other games comes later).
+Games no module plays get the first legal action.
 """
 
 from __future__ import annotations
@@ -23,9 +27,15 @@ from protocol.actions import Action
 from protocol.bot import BotBase, Decision
 from protocol.cards import KAZAKI_SUITS, Card
 
-__all__ = ["HeuristicBot"]
+from . import heuristic_koroli
+
+__all__ = ["HeuristicBot", "PLAYS"]
 
 DURAK_FAMILY = frozenset({"kazaki", "durak"})
+#: The other families' policies, by game id.
+_FAMILIES = {game: module for module in (heuristic_koroli,) for game in module.GAMES}
+#: Every game the heuristic plays.
+PLAYS = DURAK_FAMILY | frozenset(_FAMILIES)
 
 #: The stock is "large" (the game is young) while it holds at least this many cards; then a high trump is
 #: worth more than a few extra cards in hand, which can still be shed later.
@@ -97,6 +107,9 @@ class HeuristicBot(BotBase):
             return legal[0]
         info = getattr(self, "info", None)
         game = info.game if info is not None else decision.observation.get("game")
+        family = _FAMILIES.get(game)
+        if family is not None:
+            return family.choose(decision, info)
         if game not in DURAK_FAMILY:
             return legal[0]
         kinds = {action.kind for action in legal}
@@ -252,4 +265,4 @@ def _pass(legal: Sequence[Action]) -> Action:
 if __name__ == "__main__":  # python -m bots.heuristic: the same bot over the protocol (docs/PROTOCOL.md)
     from protocol.sdk import run_bot
 
-    raise SystemExit(run_bot(HeuristicBot(), games=["kazaki", "durak"]))
+    raise SystemExit(run_bot(HeuristicBot(), games=sorted(PLAYS)))

@@ -6,10 +6,10 @@ from protocol.hooks import hookimpl
 @hookimpl
 def register_bots(register):  # type: ignore[no-untyped-def]
     from .first import FirstBot
-    from .heuristic import HeuristicBot
+    from .heuristic import PLAYS, HeuristicBot
     from .random import RandomBot
 
     register("random", RandomBot, description="a uniformly random legal action, reproducible per game")
     register("first", FirstBot, description="always the first legal action in canonical order")
-    register("heuristic", HeuristicBot, description="plays kazaki and durak sensibly: cheap covers, keeps trumps",
-             games=("kazaki", "durak"))
+    register("heuristic", HeuristicBot, description="rules of thumb for every built-in game: cheap winners, "
+             "keeps trumps, counts cards", games=tuple(sorted(PLAYS)))

@@ -21,6 +21,7 @@ from referee.games.durak import Durak, Kazaki
 from referee.plugins import DEFAULT_PLUGINS, Registry, Source, load_registry
 
 BUILTIN_GAMES = {"kazaki", "durak", "kozel", "kozel-hvaleny", "kozel-nn", "koroli", "koroli52"}
+HEURISTIC_GAMES = ("durak", "kazaki", "koroli", "koroli52")
 BUILTIN_BOTS = {"random", "first", "heuristic"}
 
 
@@ -100,7 +101,7 @@ def test_builtins_register_through_the_hooks_with_source_referee() -> None:
         assert entry.source == Source("referee", __version__)
     assert isinstance(registry.game("kazaki"), Kazaki)
     assert isinstance(registry.game("durak"), Durak)
-    assert registry.bot("heuristic").games == ("kazaki", "durak")
+    assert registry.bot("heuristic").games == HEURISTIC_GAMES
     assert registry.bot("random").games is None
     assert registry.bot("first").supports("anything")
     assert not registry.bot("heuristic").supports("kozel")
