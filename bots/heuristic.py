@@ -27,13 +27,13 @@ from protocol.actions import Action
 from protocol.bot import BotBase, Decision
 from protocol.cards import KAZAKI_SUITS, Card
 
-from . import heuristic_koroli
+from . import heuristic_koroli, heuristic_kozel
 
 __all__ = ["HeuristicBot", "PLAYS"]
 
 DURAK_FAMILY = frozenset({"kazaki", "durak"})
 #: The other families' policies, by game id.
-_FAMILIES = {game: module for module in (heuristic_koroli,) for game in module.GAMES}
+_FAMILIES = {game: module for module in (heuristic_kozel, heuristic_koroli) for game in module.GAMES}
 #: Every game the heuristic plays.
 PLAYS = DURAK_FAMILY | frozenset(_FAMILIES)
 

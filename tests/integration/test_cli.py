@@ -101,7 +101,8 @@ def test_bots_json(runner: CliRunner) -> None:
     assert {"random", "first", "heuristic"} <= set(bots)
     assert bots["random"]["games"] is None
     assert bots["first"]["games"] is None
-    assert sorted(bots["heuristic"]["games"]) == ["durak", "kazaki", "koroli", "koroli52"]
+    assert sorted(bots["heuristic"]["games"]) == ["durak", "kazaki", "koroli", "koroli52", "kozel", "kozel-hvaleny",
+                                                  "kozel-nn"]
     for bot in bots.values():
         assert bot["description"]
         assert set(bot["source"]) == {"package", "version"}

@@ -268,8 +268,8 @@ def test_heuristic_transfers_with_a_cheap_plain_card() -> None:
 
 def test_heuristic_falls_back_to_the_first_action_in_unknown_games() -> None:
     bot = HeuristicBot()
-    bot.new_game(GameInfo(game="kozel", options={}, seat=0, seats=4))
-    legal = actions("play(QC)", "play(7D)")
+    bot.new_game(GameInfo(game="nim21", options={}, seat=0, seats=4))
+    legal = actions("take(1)", "take(2)")
     assert bot.act(Decision(0, legal, no_observation)) is legal[0]
 
 

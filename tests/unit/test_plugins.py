@@ -21,7 +21,7 @@ from referee.games.durak import Durak, Kazaki
 from referee.plugins import DEFAULT_PLUGINS, Registry, Source, load_registry
 
 BUILTIN_GAMES = {"kazaki", "durak", "kozel", "kozel-hvaleny", "kozel-nn", "koroli", "koroli52"}
-HEURISTIC_GAMES = ("durak", "kazaki", "koroli", "koroli52")
+HEURISTIC_GAMES = ("durak", "kazaki", "koroli", "koroli52", "kozel", "kozel-hvaleny", "kozel-nn")
 BUILTIN_BOTS = {"random", "first", "heuristic"}
 
 
@@ -104,7 +104,8 @@ def test_builtins_register_through_the_hooks_with_source_referee() -> None:
     assert registry.bot("heuristic").games == HEURISTIC_GAMES
     assert registry.bot("random").games is None
     assert registry.bot("first").supports("anything")
-    assert not registry.bot("heuristic").supports("kozel")
+    assert registry.bot("heuristic").supports("kozel")
+    assert not registry.bot("heuristic").supports("chess")
 
 
 def test_builtin_bot_factories_make_fresh_bots() -> None:
