@@ -177,13 +177,20 @@ class Game(ABC):
 
 
 class State(ABC):
-    """A position of a game. Exactly one seat acts at each decision point (C-6)."""
+    """A position of a game. Exactly one seat acts at each decision point (C-6).
+
+    The event log: a game appends one entry to :attr:`log` per event, in whatever small form suits it (the
+    built-in games use tuples ``(kind, seat, data)``), and turns an entry into its wire form only when a seat
+    observes, in :meth:`_render`. :attr:`log_size` and :meth:`events` are built on these two.
+    """
 
     game: Game
     seats: int
     options: Mapping[str, bool | int | str]
     seed: int
     dealer: int
+    #: The event log, oldest entry first; entries are only ever appended (resampling may relabel a copy's).
+    log: list[Any]
 
     @property
     @abstractmethod
@@ -230,13 +237,21 @@ class State(ABC):
         """The rules' result; only when the game is over."""
 
     @property
-    @abstractmethod
     def log_size(self) -> int:
         """Number of entries in the event log; pass it as ``since`` to the next :meth:`observe`."""
+        return len(self.log)
 
-    @abstractmethod
     def events(self, since: int = 0, seat: int | None = None) -> list[dict[str, Any]]:
         """The log entries from ``since`` in wire form, as ``seat`` may see them (None: everything)."""
+        render = self._render
+        return [event for entry in self.log[since:] if (event := render(entry, seat)) is not None]
+
+    def _render(self, entry: Any, viewer: int | None) -> dict[str, Any] | None:
+        """One entry of :attr:`log` in wire form as ``viewer`` (None: the referee) may see it; None if he may not
+        (C-8). A game that keeps a log implements this; one that does not overrides :meth:`events` and
+        :attr:`log_size` instead."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no event log: implement _render, "
+                                  f"or override events and log_size")
 
     @abstractmethod
     def observe(self, seat: int, since: int = 0) -> dict[str, Any]:

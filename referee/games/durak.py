@@ -19,9 +19,10 @@ from typing import Any
 from protocol.actions import Action
 from protocol.cards import KAZAKI_SUITS, STANDARD_SUITS, Deck
 
-from ..engine import Game, Option, Result, State
+from ..engine import Game, Option, Result
 from ..errors import RulesError
 from ..rng import SplitMix64
+from .cards import CardState, bits, remap
 
 __all__ = ["Kazaki", "Durak", "DurakState"]
 
@@ -78,10 +79,10 @@ class _Tables:
         sets of at most k cards (k = 0..6), for the cap of KZ-9/KZ-13 and the room of KZ-15."""
         table: list[list[dict[int, tuple[Action, ...]]]] = [[{} for _ in range(self.size)] for _ in range(7)]
         for i in range(self.size):
-            above = _bits(self.same_rank_above[i])
+            above = bits(self.same_rank_above[i])
             for choice in range(1 << len(above)):
                 mask = sum(1 << c for k, c in enumerate(above) if choice >> k & 1)
-                found = [self._make(kind, chosen) for chosen in _prefix_order((i,), _bits(mask))]
+                found = [self._make(kind, chosen) for chosen in _prefix_order((i,), bits(mask))]
                 for k in range(7):
                     table[k][i][mask] = tuple(a for a in found if len(a.args) <= k)
         return table
@@ -152,17 +153,7 @@ class Durak(_DurakFamily):
     options = _options(throw_after_take=True, withdraw=False, redeal_five=False)
 
 
-def _bits(mask: int) -> list[int]:
-    """Indices of the set bits, ascending (canonical order)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class DurakState(State):
+class DurakState(CardState):
     """A position of a ``kazaki`` or ``durak`` game."""
 
     def __init__(self, game: _DurakFamily, seats: int, seed: int, options: dict[str, bool | int | str],
@@ -391,32 +382,27 @@ class DurakState(State):
             return self.redeal_queue[0]
         return None
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
-
     def _generate(self) -> tuple[Action, ...]:
         t, phase = self.t, self.phase
         if phase == ATTACK:  # KZ-13: same-rank sets of at most cap cards
             hand, above, sets = self.hands[self.attacker], t.same_rank_above, t.attack[self.cap]
             out: list[Action] = []
-            for i in _bits(hand):
+            for i in bits(hand):
                 out += sets[i][hand & above[i]]
             return tuple(out)
         if phase == DEFEND:  # KZ-14, KZ-15, KZ-17
             hand = self.hands[self.defender]
             out = []
-            for a in _bits(self.open_mask):
+            for a in bits(self.open_mask):
                 row = t.defend[a]
-                out.extend(row[c] for c in _bits(hand & self.beaten_by[a]))
+                out.extend(row[c] for c in bits(hand & self.beaten_by[a]))
             if self.transfer and self.open_mask.bit_count() == self.attack_count:
                 out.extend(self._transfers(hand))
             out.append(TAKE)
             return tuple(out)
         if phase == OFFER or phase == TAKE_THROW:  # KZ-16, KZ-17 step 1
             hand = self.hands[self.priority[self.walk]] & self.rank_cards
-            return tuple(t.throw_in[c] for c in _bits(hand)) + (PASS,)
+            return tuple(t.throw_in[c] for c in bits(hand)) + (PASS,)
         if phase == WITHDRAW:  # KZ-17 step 2
             return (t.withdraw[self.withdrawals[self.walk][0]], PASS)
         if phase == REDEAL:  # KZ-6: demand_redeal before pass (C-7)
@@ -435,7 +421,7 @@ class DurakState(State):
         mine = hand & t.rank_mask[rank]
         out: list[Action] = []
         sets = t.transfer[room]
-        for i in _bits(mine):
+        for i in bits(mine):
             out += sets[i][mine & t.same_rank_above[i]]
         return out
 
@@ -526,18 +512,6 @@ class DurakState(State):
 
     # ---------------------------------------------------------------------------------- information
 
-    @property
-    def log_size(self) -> int:
-        return len(self.log)
-
-    def events(self, since: int = 0, seat: int | None = None) -> list[dict[str, Any]]:
-        out = []
-        for entry in self.log[since:]:
-            event = self._render(entry, seat)
-            if event is not None:
-                out.append(event)
-        return out
-
     def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
         """One log entry in wire form as ``viewer`` may see it (KZ-23, C-8); None if he may not."""
         kind, seat, data = entry
@@ -545,7 +519,7 @@ class DurakState(State):
         if kind == "hand":
             if viewer is not None and viewer != seat:
                 return None
-            return {"type": "hand", "seat": seat, "cards": [text[c] for c in _bits(data)]}
+            return {"type": "hand", "seat": seat, "cards": [text[c] for c in bits(data)]}
         if kind == "decline_redeal":
             if viewer is not None and viewer != seat:
                 return None  # C-8: nobody else learns of the offer
@@ -587,7 +561,7 @@ class DurakState(State):
             "seat": seat,
             "seats": self.seats,
             "phase": PHASE_NAMES[self.phase],
-            "hand": [text[c] for c in _bits(self.hands[seat])],
+            "hand": [text[c] for c in bits(self.hands[seat])],
             "trump": text[self.trump_card][-1],
             "trump_card": text[self.trump_card],
             "trump_card_holder": self.dealer if self.trump_in_hand and self.hands[self.dealer] >> self.trump_card & 1
@@ -611,14 +585,11 @@ class DurakState(State):
         }
 
     def card_places(self) -> dict[str, list[int]]:
-        places = {f"hand{s}": _bits(h) for s, h in enumerate(self.hands)}
+        places = {f"hand{s}": bits(h) for s, h in enumerate(self.hands)}
         places["stock"] = list(self.stock)
-        places["table"] = _bits(self.table_mask) if self.phase not in (REDEAL, OVER) else []
-        places["discard"] = _bits(self.discard)
+        places["table"] = bits(self.table_mask) if self.phase not in (REDEAL, OVER) else []
+        places["discard"] = bits(self.discard)
         return places
-
-    def card_locations(self) -> dict[str, int]:
-        return {k: len(v) for k, v in self.card_places().items()}
 
     def clone(self) -> DurakState:
         other = object.__new__(DurakState)
@@ -629,30 +600,24 @@ class DurakState(State):
         if "table" in self.__dict__:
             other.table = [list(e) for e in self.table]
             if "withdrawals" in self.__dict__:
-                other.withdrawals = [other.table[self.table.index(e)] for e in self.withdrawals
-                                     if e in self.table]
+                # Entries already withdrawn left the table but still count for ``walk``: keep them as copies.
+                other.withdrawals = [other.table[self.table.index(e)] if e in self.table else list(e)
+                                     for e in self.withdrawals]
         return other
 
     def resample_hidden(self, seat: int, rng: random.Random) -> DurakState:
         other = self.clone()
         # Public places stay: the face-up trump card, and cards seen picked up or withdrawn (KZ-23).
         fixed = (1 << self.trump_card) | self.known
-        hidden = [c for s, h in enumerate(self.hands) if s != seat for c in _bits(h & ~fixed)]
+        hidden = [c for s, h in enumerate(self.hands) if s != seat for c in bits(h & ~fixed)]
         hidden += [c for c in self.stock if not fixed >> c & 1]
         shuffled = hidden[:]
         rng.shuffle(shuffled)
         move = dict(zip(hidden, shuffled, strict=True))
-
-        def remap(mask: int) -> int:
-            out = mask & fixed
-            for c in _bits(mask & ~fixed):
-                out |= 1 << move.get(c, c)
-            return out
-
-        other.hands = [h if s == seat else remap(h) for s, h in enumerate(self.hands)]
+        other.hands = [h if s == seat else remap(h, move) for s, h in enumerate(self.hands)]
         other.stock = [move.get(c, c) for c in self.stock]
         other.log = [
-            (k, s, remap(d) if k == "hand" else tuple(move.get(c, c) for c in d))
+            (k, s, remap(d, move) if k == "hand" else tuple(move.get(c, c) for c in d))
             if k in ("hand", "draw") and s != seat else (k, s, d)
             for k, s, d in self.log
         ]

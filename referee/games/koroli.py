@@ -20,7 +20,8 @@ from protocol.cards import STANDARD_SUITS, Deck
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
-from .tricks import TrickState, bits, narrate_trick, tables
+from .cards import bits, tables
+from .tricks import TrickState, narrate_trick
 
 __all__ = ["Koroli", "KoroliState", "DECK36", "TITLES", "narrate"]
 
@@ -66,14 +67,9 @@ class KoroliState(TrickState):
     def __init__(self, game: Koroli, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int, *,
                  deck_orders: Sequence[Sequence[int]] = ()) -> None:
         """``deck_orders[k]`` (canonical indices, ``deck[0]`` first) replaces the shuffle of deal k + 1: hand-made
-        deals for tests. Later deals shuffle from the seed's stream."""
-        self.game = game
-        self.seats = seats
-        self.seed = seed
-        self.options = options
-        self.dealer = dealer  # the configured first dealer (KR-6); deal_dealer is the current one
-        self.t = tables(DECK36, KINDS)
-        self._init_tricks(seed, deck_orders)
+        deals for tests. Later deals shuffle from the seed's stream. ``dealer`` is the configured first dealer
+        (KR-6); ``deal_dealer`` is the current one."""
+        self._init_tricks(game, seats, seed, options, dealer, tables(DECK36, KINDS), deck_orders)
         self.reign_deals = int(options["reign_deals"])
         self.titles: list[int | None] = [None] * seats  # titles of the introduction (KR-10)
         self.roles: list[int | None] = [None] * seats  # roles of the reign, re-ranked after each deal (KR-15)
@@ -307,13 +303,10 @@ class KoroliState(TrickState):
 
     # ---------------------------------------------------------------------------------- information
 
-    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
+    def _render_own(self, kind: str, seat: int | None, data: Any, viewer: int | None) -> dict[str, Any] | None:
         """One log entry as ``viewer`` may see it (KR-18, C-8)."""
-        event = self._render_trick(entry, viewer)
-        if event is not None or entry[0] == "hand":
-            return event
-        kind, seat, data = entry
         text = self.t.texts
+        event: dict[str, Any]
         if kind in ("levy", "give"):  # KR-12, KR-18: the card only to the two players, or if it is the shown one
             peasant, card = data[0], data[1]
             if kind == "levy":
@@ -399,11 +392,10 @@ class KoroliState(TrickState):
 
 def narrate(event: Mapping[str, Any]) -> str:
     """One ``koroli`` event in plain words ("seat 2 becomes King")."""
-    said = narrate_trick(event)
-    if said is not None:
-        return said
-    kind = event["type"]
-    seat = event.get("seat")
+    return narrate_trick(event, _narrate_own)
+
+
+def _narrate_own(kind: str, seat: Any, event: Mapping[str, Any]) -> str | None:
     match kind:
         case "deal":
             part = (f"introduction, stage {event['stage']}" if event["part"] == "introduction"
@@ -426,4 +418,4 @@ def narrate(event: Mapping[str, Any]) -> str:
             return "roles: " + ", ".join(f"seat {s} {r}" for s, r in enumerate(event["roles"]))
         case "end":
             return "the game ends: " + ", ".join(f"seat {s} {r}" for s, r in enumerate(event["roles"]))
-    return f"{kind}: {dict(event)}"
+    return None

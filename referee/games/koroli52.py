@@ -19,7 +19,8 @@ from protocol.cards import STANDARD_SUITS, Deck
 
 from ..engine import Game, Result
 from ..errors import RulesError
-from .tricks import TrickState, bits, narrate_trick, remap, tables
+from .cards import bits, remap, tables
+from .tricks import TrickState, narrate_trick
 
 __all__ = ["Koroli52", "Koroli52State", "DECK52", "title_names", "narrate"]
 
@@ -76,14 +77,9 @@ class Koroli52State(TrickState):
     def __init__(self, game: Koroli52, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int, *,
                  deck_orders: Sequence[Sequence[int]] = ()) -> None:
         """``deck_orders[k]`` (canonical indices, ``deck[0]`` first) replaces the shuffle of tour k + 1: hand-made
-        deals for tests. Later tours shuffle from the seed's stream; tour 1's trump is always drawn from it."""
-        self.game = game
-        self.seats = seats
-        self.seed = seed
-        self.options = options
-        self.dealer = dealer  # C-1: koroli52 has no dealer and ignores it
-        self.t = tables(DECK52, ("play",))
-        self._init_tricks(seed, deck_orders)
+        deals for tests. Later tours shuffle from the seed's stream; tour 1's trump is always drawn from it.
+        ``dealer`` is kept but plays no part: koroli52 has no dealer (C-1)."""
+        self._init_tricks(game, seats, seed, options, dealer, tables(DECK52, ("play",)), deck_orders)
         self.cards = list(range(1 if seats == 3 else 0, len(DECK52)))  # K52-2
         self.names = title_names(seats)
         self.tour = 0
@@ -297,12 +293,8 @@ class Koroli52State(TrickState):
 
     # ---------------------------------------------------------------------------------- information
 
-    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
+    def _render_own(self, kind: str, seat: int | None, data: Any, viewer: int | None) -> dict[str, Any] | None:
         """One log entry as ``viewer`` may see it (K52-18): everything but other seats' hands is public."""
-        event = self._render_trick(entry, viewer)
-        if event is not None or entry[0] == "hand":
-            return event
-        kind, seat, data = entry
         names = self.names
         if kind == "received":  # the new hand after a swap: only to its holder
             if viewer is not None and viewer != seat:
@@ -377,11 +369,10 @@ class Koroli52State(TrickState):
 
 def narrate(event: Mapping[str, Any]) -> str:
     """One ``koroli52`` event in plain words ("seat 1 asks to exchange hands with seat 3")."""
-    said = narrate_trick(event)
-    if said is not None:
-        return said
-    kind = event["type"]
-    seat = event.get("seat")
+    return narrate_trick(event, _narrate_own)
+
+
+def _narrate_own(kind: str, seat: Any, event: Mapping[str, Any]) -> str | None:
     match kind:
         case "tour":
             return f"tour {event['tour']}: the cards are dealt"
@@ -410,4 +401,4 @@ def narrate(event: Mapping[str, Any]) -> str:
             return "titles: " + ", ".join(f"seat {s} {t}" for s, t in enumerate(event["titles"]))
         case "end":
             return f"the game ends: seat {event['emperor']} is Emperor; order {event['order']}"
-    return f"{kind}: {dict(event)}"
+    return None

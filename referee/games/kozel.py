@@ -21,12 +21,13 @@ from typing import Any
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ..engine import Game, Option, Result, State
+from ..engine import Game, Option, Result
 from ..errors import RulesError
 from ..rng import SplitMix64
+from .cards import CardState, bits, remap, tables
 
-__all__ = ["Kozel", "KozelState", "CardRules", "KozelTrickState", "PlayTables", "KOZEL_DECK", "DECK36", "TRUMP",
-           "bits", "narrate_common"]
+__all__ = ["Kozel", "KozelState", "CardRules", "KozelTrickState", "KOZEL_DECK", "DECK36", "TRUMP", "bits",
+           "narrate_common"]
 
 SUITS = STANDARD_SUITS
 TRUMP = 4  # the effective suit of trumps; 0..3 are the natural suits C, D, H, S
@@ -44,16 +45,6 @@ HAND = 4  # KO-6
 KO_ORDER = (7, 8, 9, 11, 12, 13, 10, 14)  # KO-1, ranks low → high: 7 8 9 J Q K 10 A
 SPECIAL_JACKS = ("JD", "JH", "JS")  # KO-7, low → high
 REMOVED_3P = ("7C", "7S")  # KO-1 with 3 players
-
-
-def bits(mask: int) -> list[int]:
-    """Indices of the set bits, ascending (canonical order)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class CardRules:
@@ -103,35 +94,10 @@ def ko_rules(trump_suit: int) -> CardRules:
     return CardRules(KOZEL_DECK, trumps, KO_ORDER)
 
 
-class PlayTables:
-    """The ``play(card)`` actions of a deck, built once, and their lists per hand (canonical order, C-7)."""
-
-    def __init__(self, deck: Deck) -> None:
-        r = deck.ranks_per_suit
-        self.r = r
-        self.low = (1 << r) - 1
-        self.play = [Action("play", (card,)) for card in deck.cards]
-        self.code: dict[Action, int] = {a: i for i, a in enumerate(self.play)}
-        # by_suit[s][m]: the play actions of the cards of suit s whose rank bits are m.
-        self.by_suit = [
-            [tuple(self.play[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)] for s in range(4)
-        ]
-
-    def actions(self, mask: int) -> tuple[Action, ...]:
-        """``play(c)`` for every card of ``mask``, in canonical order: four table look-ups."""
-        r, low, t = self.r, self.low, self.by_suit
-        return t[0][mask & low] + t[1][mask >> r & low] + t[2][mask >> 2 * r & low] + t[3][mask >> 3 * r]
-
-
-@cache
-def play_tables(deck: Deck) -> PlayTables:
-    return PlayTables(deck)
-
-
 # ----------------------------------------------------------------------------------------- shared state
 
 
-class KozelTrickState(State):
+class KozelTrickState(CardState):
     """What the Kozel games share: dealing from the seed, hands, the trick in play, the event log, the
     information functions (C-8) and the leak-check resample.
 
@@ -157,7 +123,7 @@ class KozelTrickState(State):
         self.rng = SplitMix64(seed)
         self.orders = [list(o) for o in ([deck_order] if deck_order is not None else [])] + [
             list(o) for o in deck_orders]
-        self.t = play_tables(self.deck)
+        self.t = tables(self.deck, ("play",))
         self.log: list[tuple[Any, ...]] = []
         self.relabel_from = 0  # log index of the last (re)distribution of hidden cards
         self.phase = PLAY
@@ -217,26 +183,6 @@ class KozelTrickState(State):
     def turn(self) -> int:
         return (self.leader + len(self.trick)) % self.seats
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
-
-    def _generate(self) -> tuple[Action, ...]:
-        raise NotImplementedError
-
-    @property
-    def log_size(self) -> int:
-        return len(self.log)
-
-    def events(self, since: int = 0, seat: int | None = None) -> list[dict[str, Any]]:
-        out = []
-        for entry in self.log[since:]:
-            event = self._render(entry, seat)
-            if event is not None:
-                out.append(event)
-        return out
-
     def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
         """The kinds every Kozel game logs; subclasses render their own first and fall back on this."""
         kind, seat, data = entry
@@ -287,9 +233,6 @@ class KozelTrickState(State):
     def _table_cards(self) -> list[int]:
         return list(self.trick)
 
-    def card_locations(self) -> dict[str, int]:
-        return {k: len(v) for k, v in self.card_places().items()}
-
     @property
     def deck_cards(self) -> list[int]:
         """The canonical indices of the cards this game is played with."""
@@ -297,29 +240,13 @@ class KozelTrickState(State):
 
     # ----------------------------------------------------------------------------------- resampling
 
-    def clone(self) -> KozelTrickState:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.rng = SplitMix64(self.rng.state)
-        for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                setattr(other, name, [list(v) if isinstance(v, list) else v for v in value])
-        return other
-
     def _hidden_cards(self, seat: int) -> list[int]:
         """The cards ``seat`` cannot see whose places are unknown to it."""
         return [c for s, h in enumerate(self.hands) if s != seat for c in bits(h)]
 
     def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
         """Apply the relabelling ``move`` of hidden cards to everything that holds them."""
-
-        def remap(mask: int) -> int:
-            out = 0
-            for c in bits(mask):
-                out |= 1 << move.get(c, c)
-            return out
-
-        self.hands = [h if s == seat else remap(h) for s, h in enumerate(self.hands)]
+        self.hands = [h if s == seat else remap(h, move) for s, h in enumerate(self.hands)]
         self.stock = [move.get(c, c) for c in self.stock]
         private = self.PRIVATE_KINDS
         start = self.relabel_from
@@ -327,7 +254,7 @@ class KozelTrickState(State):
         for i in range(start, len(log)):
             kind, s, data = log[i]
             if kind in private and s != seat:
-                log[i] = (kind, s, remap(data) if kind == "hand" else tuple(move.get(c, c) for c in data))
+                log[i] = (kind, s, remap(data, move) if kind == "hand" else tuple(move.get(c, c) for c in data))
 
     def resample_hidden(self, seat: int, rng: random.Random) -> KozelTrickState:
         other = self.clone()
@@ -407,12 +334,12 @@ class KozelState(KozelTrickState):
     def _generate(self) -> tuple[Action, ...]:
         if self.phase == OVER:
             return ()
-        return self.t.actions(self.hands[self.turn])  # KO-8: any card
+        return self.t.select("play", self.hands[self.turn])  # KO-8: any card
 
     def _apply(self, action: Action) -> None:
         self._legal = None
         n = self.seats
-        self._play(self.turn, self.t.code[action])
+        self._play(self.turn, self.t.card_of[action])
         if len(self.trick) < n:
             return
         winner = self._close_trick()

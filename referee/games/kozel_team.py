@@ -17,6 +17,7 @@ from protocol.actions import Action
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
+from .cards import bits
 from .kozel import (
     BOAST_LAY,
     DECK36,
@@ -28,7 +29,6 @@ from .kozel import (
     REDEAL,
     CardRules,
     KozelTrickState,
-    bits,
     narrate_common,
 )
 
@@ -142,6 +142,42 @@ class TeamState(KozelTrickState):
                     return None  # partners: a normal trick
                 return (seat, other_seat) if card == SIX_C else (other_seat, seat)
         return None
+
+    def _play_card(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card``. A catch of 6C by QC or the other way round (KH-13, KN-12) ends the deal at once;
+        a full trick goes to its winner (C-9), and the last trick ends the deal (KH-14, KN-13)."""
+        self._play(seat, card)
+        if card == SIX_C or card == QUEEN_C:
+            caught = self._catch(card)
+            if caught is not None:  # the deal ends now, its card points are not counted
+                six_seat, queen_seat = caught
+                self.log.append(("catch", six_seat, queen_seat))
+                self._score_catch(six_seat, queen_seat)
+                self._deal_over()
+                return
+        if len(self.trick) == 4:
+            winner = self._close_trick()
+            if not self.hands[winner]:
+                self._score_deal()
+
+    def _pass_redeal(self, seat: int) -> None:
+        """``seat`` declines the redeal offer (KH-8, KN-15), privately (C-8); play starts when nobody is left to
+        ask."""
+        self.log.append(("pass_redeal", seat, None))
+        self.queue.pop(0)
+        if not self.queue:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        raise NotImplementedError
+
+    def _score_catch(self, six_seat: int, queen_seat: int) -> None:
+        """Score a catch: the game's own rule (KH-13, KN-12)."""
+        raise NotImplementedError
+
+    def _score_deal(self) -> None:
+        """Score a deal played to its last trick (KH-14, KN-13)."""
+        raise NotImplementedError
 
     def _deal_over(self) -> None:
         """A deal has ended (normally, by a catch, or by the third redeal demand): the C-11 limit, then the next
@@ -298,12 +334,12 @@ class HvalenyState(TeamState):
             hand = self.hands[self.turn]
             trick = self.trick
             if not trick:  # KH-9: any card, trumps included; KH-11: the leader is never restricted
-                return self.t.actions(hand)
+                return self.t.select("play", hand)
             follow = hand & self.rules.eff_mask[self.rules.eff[trick[0]]]
             if follow:  # KH-10
-                return self.t.actions(follow)
+                return self.t.select("play", follow)
             allowed = hand & ~FORBIDDEN_ACES[self.led]  # KH-11
-            return self.t.actions(allowed or hand)
+            return self.t.select("play", allowed or hand)
         if phase == REDEAL:
             return REDEAL_ACTIONS
         return ()
@@ -318,27 +354,15 @@ class HvalenyState(TeamState):
                 self.log.append(("demand_redeal", seat, self.redeals))
                 self._new_deal()
             else:
-                self.log.append(("pass_redeal", seat, None))  # C-8: private
-                self.queue.pop(0)
-                if not self.queue:
-                    self._start_play()
+                self._pass_redeal(seat)
             return
-        card = self.t.code[action]
-        self._play(seat, card)
-        if len(self.trick) == 1:
+        card = self.t.card_of[action]
+        if not self.trick:
             self.led |= 1 << self.rules.eff[card]
-        if card == SIX_C or card == QUEEN_C:
-            caught = self._catch(card)
-            if caught is not None:  # KH-13: the deal ends now, its card points are not counted
-                six_seat, queen_seat = caught
-                self.log.append(("catch", six_seat, queen_seat))
-                self._award(six_seat & 1, 4, "catch")
-                self._deal_over()
-                return
-        if len(self.trick) == 4:
-            winner = self._close_trick()
-            if not self.hands[winner]:
-                self._score_deal()
+        self._play_card(seat, card)
+
+    def _score_catch(self, six_seat: int, queen_seat: int) -> None:
+        self._award(six_seat & 1, 4, "catch")  # KH-13: 4 eyes to the team of the 6C
 
     def _award(self, team: int, eyes: int, reason: str) -> None:
         """KH-13, KH-14 step 2: eyes plus the pending bonus, which is reset; then KH-15."""
@@ -633,9 +657,9 @@ class NNState(TeamState):
             trick = self.trick
             if not trick:
                 if self.ad_lead:  # KN-8
-                    return (self.t.play[ACE_D],)
-                return self.t.actions(hand & ~rules.trumps or hand)  # KN-9
-            return self.t.actions(hand & rules.eff_mask[rules.eff[trick[0]]] or hand)  # KN-10
+                    return (self.t.by_card["play"][ACE_D],)
+                return self.t.select("play", hand & ~rules.trumps or hand)  # KN-9
+            return self.t.select("play", hand & rules.eff_mask[rules.eff[trick[0]]] or hand)  # KN-10
         if phase == REDEAL:
             return REDEAL_ACTIONS
         if phase == BOAST_LAY:  # KN-20 step 4: one card, or both in either order
@@ -661,7 +685,8 @@ class NNState(TeamState):
         assert seat is not None
         phase = self.phase
         if phase == PLAY:
-            self._play_card(seat, self.t.code[action])
+            self.ad_lead = False
+            self._play_card(seat, self.t.card_of[action])
         elif phase == BOAST_LAY or phase == FOLLOW_LAY:
             self._lay(seat, self.lays.code[action])
         elif phase == REDEAL:
@@ -678,10 +703,7 @@ class NNState(TeamState):
                 else:  # KN-15: the same dealer deals again
                     self._new_deal()
             else:
-                self.log.append(("pass_redeal", seat, None))  # C-8: private
-                self.queue.pop(0)
-                if not self.queue:
-                    self._start_play()
+                self._pass_redeal(seat)
         elif phase == REBOAST:
             self.log.append((action.kind, seat, None))
             if action.kind == "reboast":
@@ -689,21 +711,8 @@ class NNState(TeamState):
             else:
                 self._keep()
 
-    def _play_card(self, seat: int, card: int) -> None:
-        self._play(seat, card)
-        self.ad_lead = False
-        if card == SIX_C or card == QUEEN_C:
-            caught = self._catch(card)
-            if caught is not None:  # KN-12: the shamka's team gets a "chiper"; the deal ends now
-                six_seat, queen_seat = caught
-                self.log.append(("catch", six_seat, queen_seat))
-                self._penalise(queen_seat & 1, 4, "catch")
-                self._deal_over()
-                return
-        if len(self.trick) == 4:
-            winner = self._close_trick()
-            if not self.hands[winner]:
-                self._score_deal()
+    def _score_catch(self, six_seat: int, queen_seat: int) -> None:
+        self._penalise(queen_seat & 1, 4, "catch")  # KN-12: the shamka's team gets a "chiper"
 
     def _penalise(self, team: int, points: int, reason: str) -> None:
         """Game points times ``mult``, which is reset (KN-12, KN-13, KN-16); then KN-14."""

@@ -2,10 +2,10 @@
 K52-5, K52-6).
 
 Representation, as in :mod:`.durak`: a card is its canonical index in the deck (C-4), a hand is a bitmask over
-those indices, and every card action (``play(c)``, ``take_card(c)``, ``give(c)``) is built once per deck. In both
-games strength inside a suit is the natural rank order, which is also the canonical order, so "the highest card of
-a suit" is simply the highest index, and a trick is won by the highest trump, else the highest card of the led
-suit.
+those indices, and every card action (``play(c)``, ``take_card(c)``, ``give(c)``) is built once per deck
+(:class:`.cards.TrickTables`). In both games strength inside a suit is the natural rank order, which is also the
+canonical order, so "the highest card of a suit" is simply the highest index, and a trick is won by the highest
+trump, else the highest card of the led suit.
 
 :class:`TrickState` keeps what a Kings position has besides its own phases: the hands, the trick in play, the
 tricks taken in the current deal (and when, for the "reached first" tie-breaks), the event log of small tuples,
@@ -16,73 +16,26 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from protocol.actions import Action
-from protocol.cards import Deck
 
-from ..engine import State
+from ..engine import Game
 from ..rng import SplitMix64
+from .cards import CardState, TrickTables, bits, remap
 
-__all__ = ["TrickTables", "TrickState", "bits", "remap", "tables", "narrate_trick"]
-
-
-def bits(mask: int) -> list[int]:
-    """Indices of the set bits, ascending (canonical order)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+__all__ = ["TrickState", "narrate_trick"]
 
 
-class TrickTables:
-    """Everything about a deck that a Kings game needs and that never changes: suit masks and the per-card
-    actions of ``kinds``, with a reverse map from each action to its card.
-
-    ``by_suit[kind][s][m]`` holds the ``kind`` actions of the cards of suit ``s`` whose rank bits are ``m``, so the
-    actions of any set of cards are four look-ups, already in canonical order.
-    """
-
-    def __init__(self, deck: Deck, kinds: tuple[str, ...]) -> None:
-        r = deck.ranks_per_suit
-        self.deck = deck
-        self.texts = deck.texts
-        self.size = len(deck)
-        self.ranks = r
-        self.low = (1 << r) - 1
-        self.suit_mask = [self.low << (s * r) for s in range(4)]
-        self.card_of: dict[Action, int] = {}
-        self.by_suit: dict[str, list[list[tuple[Action, ...]]]] = {}
-        for kind in kinds:
-            made = tuple(Action(kind, (card,)) for card in deck.cards)
-            self.card_of.update((a, i) for i, a in enumerate(made))
-            self.by_suit[kind] = [
-                [tuple(made[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)] for s in range(4)
-            ]
-
-    def select(self, kind: str, mask: int) -> tuple[Action, ...]:
-        """The ``kind`` actions of the cards of ``mask``, in canonical order (C-7)."""
-        t, r, low = self.by_suit[kind], self.ranks, self.low
-        return t[0][mask & low] + t[1][mask >> r & low] + t[2][mask >> 2 * r & low] + t[3][mask >> 3 * r]
-
-
-@cache
-def tables(deck: Deck, kinds: tuple[str, ...]) -> TrickTables:
-    return TrickTables(deck, kinds)
-
-
-class TrickState(State):
+class TrickState(CardState):
     """The trick play of one deal, the event log and the information functions of a Kings game.
 
     Subclasses set up a deal with :meth:`_new_deal`, start each trick with :meth:`_start_trick` (the seats in
     play order, the leader first), and are told of each finished trick through :meth:`_trick_won`.
 
     Log entries are ``(kind, seat, data)``. ``hand`` entries (a bitmask) are private to their seat; a subclass may
-    add private kinds (the levy of ``koroli``) by extending :meth:`_render` and :meth:`_relabel_entry`, which
+    add private kinds (the levy of ``koroli``) in :meth:`_render_own` and :meth:`_relabel_entry`, which
     :meth:`resample_hidden` uses to relabel what a seat cannot see.
     """
 
@@ -99,7 +52,16 @@ class TrickState(State):
     must_trump: bool  # a void player must play a trump if he holds one (K52-5)
     _legal: tuple[Action, ...] | None
 
-    def _init_tricks(self, seed: int, deck_orders: Iterable[Sequence[int]]) -> None:
+    def _init_tricks(self, game: Game, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int,
+                     t: TrickTables, deck_orders: Iterable[Sequence[int]]) -> None:
+        """The engine's fields (C-1), the deck tables ``t``, and no deal yet. ``deck_orders[k]`` (canonical
+        indices, ``deck[0]`` first) replaces the k-th shuffle: hand-made deals for tests."""
+        self.game = game
+        self.seats = seats
+        self.seed = seed
+        self.options = options
+        self.dealer = dealer
+        self.t = t
         self.rng = SplitMix64(seed)
         self.orders = [list(o) for o in deck_orders]
         self.log = []
@@ -203,33 +165,9 @@ class TrickState(State):
 
     # ------------------------------------------------------------------------------------ engine API
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
-
-    @abstractmethod
-    def _generate(self) -> tuple[Action, ...]:
-        """The legal actions of the seat to act, in canonical order (C-7)."""
-
-    @property
-    def log_size(self) -> int:
-        return len(self.log)
-
-    def events(self, since: int = 0, seat: int | None = None) -> list[dict[str, Any]]:
-        out = []
-        for entry in self.log[since:]:
-            event = self._render(entry, seat)
-            if event is not None:
-                out.append(event)
-        return out
-
-    @abstractmethod
     def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
-        """One log entry in wire form as ``viewer`` (None: the referee) may see it; None if he may not."""
-
-    def _render_trick(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
-        """The kinds every Kings game logs: ``hand`` (only to its seat), ``play``, ``trick``; None otherwise."""
+        """The kinds every Kings game logs: ``hand`` (only to its seat), ``play``, ``trick``; the game's own kinds
+        by :meth:`_render_own`."""
         kind, seat, data = entry
         text = self.t.texts
         if kind == "play":
@@ -237,9 +175,16 @@ class TrickState(State):
         if kind == "trick":
             number, cards = data
             return {"type": "trick", "winner": seat, "number": number, "cards": [text[c] for c in cards]}
-        if kind == "hand" and (viewer is None or viewer == seat):
+        if kind == "hand":
+            if viewer is not None and viewer != seat:
+                return None
             return {"type": "hand", "seat": seat, "cards": [text[c] for c in bits(data)]}
-        return None
+        return self._render_own(kind, seat, data, viewer)
+
+    @abstractmethod
+    def _render_own(self, kind: str, seat: int | None, data: Any, viewer: int | None) -> dict[str, Any] | None:
+        """A log entry of the game's own kinds in wire form as ``viewer`` (None: the referee) may see it; None if
+        he may not (C-8)."""
 
     def _observe_trick(self) -> dict[str, Any]:
         """The public facts of the trick in play (C-9): its number, leader, cards so far and the seat to play."""
@@ -260,19 +205,7 @@ class TrickState(State):
         places["taken"] = bits(self.taken)
         return places
 
-    def card_locations(self) -> dict[str, int]:
-        return {k: len(v) for k, v in self.card_places().items()}
-
     # ----------------------------------------------------------------------------------- resampling
-
-    def clone(self) -> TrickState:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.rng = SplitMix64(self.rng.state)
-        for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                setattr(other, name, [list(v) if isinstance(v, list) else v for v in value])
-        return other
 
     def _fixed(self, seat: int) -> int:
         """The cards in hands whose place ``seat`` knows: its own hand, the public ones, the ones it knows."""
@@ -308,16 +241,9 @@ class TrickState(State):
         return other
 
 
-def remap(mask: int, move: Mapping[int, int]) -> int:
-    """``mask`` with every card c replaced by ``move[c]`` (cards not in ``move`` stay)."""
-    out = 0
-    for c in bits(mask):
-        out |= 1 << move.get(c, c)
-    return out
-
-
-def narrate_trick(event: Mapping[str, Any]) -> str | None:
-    """The events every Kings game has, in plain words; None for the others."""
+def narrate_trick(event: Mapping[str, Any], own: Callable[[str, Any, Mapping[str, Any]], str | None]) -> str:
+    """One event of a Kings game in plain words: the kinds every Kings game has here, the game's own kinds by
+    ``own(kind, seat, event)``, and ``kind: {event}`` for a kind neither knows."""
     kind = event["type"]
     if kind == "hand":
         return f"seat {event['seat']} is dealt {' '.join(event['cards'])}"
@@ -325,4 +251,5 @@ def narrate_trick(event: Mapping[str, Any]) -> str | None:
         return f"seat {event['seat']} plays {event['card']}"
     if kind == "trick":
         return f"seat {event['winner']} takes trick {event['number']} ({' '.join(event['cards'])})"
-    return None
+    said = own(kind, event.get("seat"), event)
+    return said if said is not None else f"{kind}: {dict(event)}"

@@ -16,13 +16,14 @@ Seeded random games (a ``random.Random(seed)`` choosing among the legal actions)
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
+import simcheck
+from simcheck import check_places, check_random_game, check_resample, leak_walk, moved, steps, strings
 
-from protocol.actions import Action
-from referee.engine import Game, State, places_from_order
+from referee.engine import Game, State
 from referee.games.koroli import Koroli
 from referee.games.koroli52 import Koroli52
 
@@ -52,56 +53,27 @@ def _new(variant: str, seed: int) -> State:
     return game.new_state(seats, seed, options, dealer=seed % seats)
 
 
-def _steps(state: State, seed: int) -> Iterator[tuple[int, Action]]:
-    """Play ``state`` to the end with random legal actions; yield (seat, action) before each is applied."""
-    rng = random.Random(seed)
-    for _ in range(MAX_STEPS):
-        if state.is_terminal:
-            return
-        seat = state.to_act
-        assert seat is not None
-        action = rng.choice(state.legal_actions())
-        yield seat, action
-        state.apply(action)
-    pytest.fail(f"the game did not end within {MAX_STEPS} steps (seed {state.seed})")
-
-
 # ----------------------------------------------------------------------------------------------- checks
 
 
 def check_conservation(state: State) -> None:
-    places = state.card_places()  # type: ignore[attr-defined]
-    cards = [c for where in places.values() for c in where]
-    assert len(cards) == len(set(cards)), f"a card is in two places: {places}"
-    assert sorted(cards) == list(range(len(state.game.deck))), f"cards lost or invented: {places}"  # type: ignore[attr-defined]
-    assert state.card_locations() == {k: len(v) for k, v in places.items()}
+    """The whole deck (koroli52 keeps the 2C it leaves out with 3 players in ``removed``), and the hand sizes every
+    seat observes."""
+    places = simcheck.check_conservation(state)
     sizes = [len(places[f"hand{s}"]) for s in range(state.seats)]
     if not state.is_terminal:
         assert state.observe(0, since=state.log_size)["hand_sizes"] == sizes
 
 
 def check_legal(state: State) -> None:
-    seat = state.to_act
-    legal = state.legal_actions()
-    if seat is None:
-        assert state.is_terminal and len(legal) == 0
-        return
-    assert 0 <= seat < state.seats
-    assert legal, f"no legal action for seat {seat}"
-    texts = [a.text for a in legal]
-    assert len(set(texts)) == len(texts), f"duplicate legal actions: {texts}"
-    assert not (len(legal) == 1 and texts[0] == "pass"), "a lone pass is never offered in these games"
+    texts = simcheck.check_legal(state)
+    assert not (len(texts) == 1 and texts[0] == "pass"), "a lone pass is never offered in these games"
 
 
 def check_result(state: State) -> dict[str, Any]:
-    assert state.is_terminal
-    result = state.result()
-    n = state.seats
-    order = [list(g) for g in result.finishing_order]
+    order, d = check_places(state)
     assert order == [[s] for g in order for s in g], "Kings games rank every seat alone"
-    assert sorted(s for g in order for s in g) == list(range(n))
-    assert result.places == places_from_order(order, n) and sorted(result.places) == list(range(1, n + 1))
-    d = result.to_dict()
+    assert sorted(d["places"]) == list(range(1, state.seats + 1))
     assert d["aborted"] is False
     if state.game.id == "koroli":
         roles = d["roles"]
@@ -123,47 +95,17 @@ def check_result(state: State) -> dict[str, Any]:
     return d
 
 
-def _hidden(state: State, seat: int) -> dict[str, list[int]]:
-    places = state.card_places()  # type: ignore[attr-defined]
-    return {k: sorted(v) for k, v in places.items() if k != f"hand{seat}"}
-
-
 def check_leak(state: State, seat: int, rng: random.Random, since: int = 0) -> State:
-    """C-8: the resample of what ``seat`` cannot see keeps its observation; returns the resampled copy."""
-    before = state.observe(seat, since=since)
-    places_before = state.card_places()  # type: ignore[attr-defined]
-    other = state.resample_hidden(seat, rng)
-    assert other.observe(seat, since=since) == before, "the observation depends on cards the seat cannot see"
-    assert state.card_places() == places_before  # type: ignore[attr-defined]
-    assert state.observe(seat, since=since) == before
-    check_conservation(other)
-    assert other.card_locations() == state.card_locations()
-    after = other.card_places()  # type: ignore[attr-defined]
-    for place in (f"hand{seat}", "table", "taken"):
-        assert sorted(after[place]) == sorted(places_before[place])
-    assert other.to_act == state.to_act
-    return other
+    """C-8: the resample of what ``seat`` (any seat) cannot see keeps its observation, the table and the tricks
+    taken; returns the resampled copy."""
+    return check_resample(state, seat, rng, since, check_conservation, ("table", "taken"))
 
 
-def _moved(state: State, other: State, seat: int) -> bool:
-    return _hidden(other, seat) != _hidden(state, seat)
+def _leak_moved(state: State, seat: int, rng: random.Random, since: int) -> bool:
+    return moved(state, check_leak(state, seat, rng, since), seat)
 
 
 # ------------------------------------------------------------------------------------------------ tests
-
-
-def replay_and_check(variant: str, seed: int, record: list[tuple[int, str]], result: dict[str, Any],
-                     original: State) -> None:
-    """C-5: (seed, options, dealer, action texts) reproduce the game exactly."""
-    state = _new(variant, seed)
-    for seat, text in record:
-        assert state.to_act == seat
-        state.apply(state.parse_action(text))
-    assert state.is_terminal
-    assert state.result().to_dict() == result
-    assert state.events(0, None) == original.events(0, None)
-    for s in range(state.seats):
-        assert state.observe(s) == original.observe(s)
 
 
 @pytest.mark.parametrize(("variant", "chunk"), CHUNKED)
@@ -172,21 +114,8 @@ def test_random_games(variant: str, chunk: int) -> None:
     game = VARIANTS[variant][0]
     for k in range(chunk, GAMES_PER_CASE, CHUNKS):
         seed = _seed(variant, k)
-        state = _new(variant, seed)
-        rng = random.Random(seed)
-        record: list[tuple[int, str]] = []
-        for _ in range(MAX_STEPS):
-            check_conservation(state)
-            check_legal(state)
-            if state.is_terminal:
-                break
-            action = rng.choice(state.legal_actions())
-            record.append((state.to_act, action.text))  # type: ignore[arg-type]
-            state.apply(action)
-        else:
-            pytest.fail(f"{variant} seed {seed}: no end within {MAX_STEPS} steps")
-        result = check_result(state)
-        replay_and_check(variant, seed, record, result, state)
+        state = check_random_game(partial(_new, variant, seed), seed, MAX_STEPS, check_conservation, check_result,
+                                  check_legal)
         if k == chunk:
             for event in state.events(0, None):
                 said = game.narrate(event)
@@ -199,15 +128,9 @@ def test_leak_check(variant: str) -> None:
     for k in range(LEAK_GAMES):
         seed = _seed(variant, k)
         state = _new(variant, seed)
-        rng = random.Random(seed ^ 0x5EED)
-        last_seen = [0] * state.seats
-        moved = steps = 0
-        for seat, _ in _steps(state, seed):
-            since = 0 if k < FULL_LEAK_GAMES else last_seen[seat]
-            moved += _moved(state, check_leak(state, seat, rng, since), seat)
-            last_seen[seat] = state.log_size
-            steps += 1
-        assert steps > 0 and moved > 0, f"{variant} seed {seed}: resample_hidden never moved a hidden card"
+        count, decisions = leak_walk(state, seed, random.Random(seed ^ 0x5EED), k < FULL_LEAK_GAMES, MAX_STEPS,
+                                     _leak_moved)
+        assert decisions > 0 and count > 0, f"{variant} seed {seed}: resample_hidden never moved a hidden card"
 
 
 @pytest.mark.parametrize("variant", ["koroli", "koroli-short"])
@@ -220,7 +143,7 @@ def test_leak_check_of_the_levy(variant: str) -> None:
         seed = _seed(variant, k)
         state = _new(variant, seed)
         rng = random.Random(seed ^ 0xBEEF)
-        for _, _ in _steps(state, seed):
+        for _, _ in steps(state, seed, MAX_STEPS):
             o = state.observe(0, since=state.log_size)
             around = o["phase"] != "play" or (o["part"] == "reign" and o["trick_number"] == 1)
             if not around:
@@ -252,14 +175,14 @@ def _levy_entries(state: State) -> list[tuple[Any, ...]]:
 def test_leak_check_of_swaps(variant: str) -> None:
     """K52-11, K52-18: the players of a swap know the hands they gave away. For every seat, the resample keeps in
     place every card the seat has held in this tour, and still moves other cards."""
-    kept = moved = 0
+    kept = count = 0
     for k in range(6):
         seed = _seed(variant, k)
         state = _new(variant, seed)
         rng = random.Random(seed)
         held: list[set[int]] = [set() for _ in range(state.seats)]
         tour = 0
-        for _, _ in _steps(state, seed):
+        for _, _ in steps(state, seed, MAX_STEPS):
             o = state.observe(0, since=state.log_size)
             if o["tour"] != tour:
                 tour, held = o["tour"], [set() for _ in range(state.seats)]
@@ -274,8 +197,8 @@ def test_leak_check_of_swaps(variant: str) -> None:
                 after = {c: p for p, cards in other.card_places().items() for c in cards}  # type: ignore[attr-defined]
                 assert all(after[c] == where[c] for c in held[seat])
                 kept += len(held[seat]) > len(places[f"hand{seat}"])
-                moved += _moved(state, other, seat)
-    assert kept > 0 and moved > 0
+                count += moved(state, other, seat)
+    assert kept > 0 and count > 0
 
 
 @pytest.mark.parametrize("variant", CASES)
@@ -315,7 +238,7 @@ def test_observation_never_shows_hidden_cards(variant: str) -> None:
                         party = (event["seat"], event.get("from", event.get("to")))
                         assert s in party or event["card"] == trump_card, f"seat {s} sees {event}"
                         may_know[s].add(event["card"])
-                    secret = {t for t in _strings(event) if t in deck_texts} - may_know[s]
+                    secret = {t for t in strings(event) if t in deck_texts} - may_know[s]
                     assert not secret, f"seat {s} sees {sorted(secret)} in {event} (seed {seed})"
                 hand = [texts[c] for c in sorted(places[f"hand{s}"])]
                 assert obs["hand"] == hand
@@ -323,7 +246,7 @@ def test_observation_never_shows_hidden_cards(variant: str) -> None:
                 if obs.get("peasant_hand"):
                     assert obs["phase"] == "levy_take" and state.to_act == s
                     may_know[s].update(obs["peasant_hand"])
-                shown = {t for t in _strings({**obs, "events": []}) if t in deck_texts}
+                shown = {t for t in strings({**obs, "events": []}) if t in deck_texts}
                 secret = shown - may_know[s]
                 assert not secret, f"seat {s} sees cards it cannot know: {sorted(secret)} (seed {seed})"
             if state.is_terminal:
@@ -331,24 +254,12 @@ def test_observation_never_shows_hidden_cards(variant: str) -> None:
             state.apply(rng.choice(state.legal_actions()))
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(k)
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _strings(v)
-
-
 def test_the_peasants_hand_is_never_shown_to_another_seat() -> None:
     """KR-18: outside the taker's choice, no observation carries the Peasant's hand."""
     found = 0
     for seed in range(40):
         state = _new("koroli-short", seed)
-        for seat, _ in _steps(state, seed):
+        for seat, _ in steps(state, seed, MAX_STEPS):
             for s in range(4):
                 o = state.observe(s, since=state.log_size)
                 if o["peasant_hand"] is not None:

@@ -19,13 +19,14 @@ The leak and visibility checks are the expensive ones; they run on the first gam
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
+import simcheck
+from simcheck import check_places, check_random_game, check_resample, check_visibility, leak_walk, moved, steps, strings
 
-from protocol.actions import Action
-from referee.engine import Game, State, places_from_order
+from referee.engine import Game, State
 from referee.games.kozel import Kozel
 from referee.games.kozel_team import TEAMS, HvalenyState, KozelHvaleny, KozelNN, NNState
 
@@ -63,48 +64,16 @@ def _new(variant: str, seats: int, seed: int) -> State:
     return game.new_state(seats, seed, options, dealer=seed % seats)
 
 
-def _steps(state: State, seed: int) -> Iterator[tuple[int, Action]]:
-    rng = random.Random(seed)
-    for _ in range(MAX_STEPS):
-        if state.is_terminal:
-            return
-        seat = state.to_act
-        assert seat is not None
-        action = rng.choice(state.legal_actions())
-        yield seat, action
-        state.apply(action)
-    pytest.fail(f"the game did not end within {MAX_STEPS} steps (seed {state.seed})")
-
-
 # ----------------------------------------------------------------------------------------------- checks
 
 
 def check_conservation(state: Any) -> None:
-    places = state.card_places()
-    cards = [c for where in places.values() for c in where]
-    assert len(cards) == len(set(cards)), f"a card is in two places: {places}"
-    assert sorted(cards) == sorted(state.deck_cards), f"cards lost or invented: {places}"
-    assert state.card_locations() == {k: len(v) for k, v in places.items()}
-
-
-def check_legal(state: State) -> None:
-    legal = state.legal_actions()
-    if state.to_act is None:
-        assert len(legal) == 0
-        return
-    assert legal, f"no legal action for seat {state.to_act}"
-    texts = [a.text for a in legal]
-    assert len(set(texts)) == len(texts), f"duplicate legal actions: {texts}"
+    """Every card of the game, which may be fewer than the deck (KO-1 with 3 players)."""
+    simcheck.check_conservation(state, state.deck_cards)
 
 
 def check_result(state: State) -> dict[str, Any]:
-    assert state.is_terminal
-    result = state.result()
-    n = state.seats
-    order = [list(g) for g in result.finishing_order]
-    assert sorted(s for g in order for s in g) == list(range(n)) and all(order)
-    assert result.places == places_from_order(order, n) and min(result.places) == 1
-    d = result.to_dict()
+    order, d = check_places(state)
     if state.game.id == "kozel":  # KO-14: by points, descending, ties together
         scores = d["scores"]
         assert not d["aborted"] and max(scores) >= state.options["target"]
@@ -133,49 +102,30 @@ def check_result(state: State) -> dict[str, Any]:
     return d
 
 
-def _hidden(state: Any, seat: int) -> dict[str, list[int]]:
-    """Where the cards are, but the seat's own hand; the stock in its order (a re-deal may only reorder it)."""
-    return {k: v if k == "stock" else sorted(v) for k, v in state.card_places().items() if k != f"hand{seat}"}
+def check_leak(state: Any, seat: int, rng: random.Random, since: int) -> bool:
+    """C-8 for the seat to act (the discard pile stays, and its legal actions); True if the resample moved some
+    hidden card. The stock is compared in its order: a re-deal may only reorder it."""
+    assert seat == state.to_act
+    other = check_resample(state, seat, rng, since, check_conservation, ("discard",))
+    return moved(state, other, seat, ordered=("stock",))
 
 
-def check_leak(state: Any, rng: random.Random, since: int) -> bool:
-    """C-8 for the seat to act; True if the resample moved some hidden card."""
-    seat = state.to_act
-    before = state.observe(seat, since=since)
-    places_before = state.card_places()
-    other = state.resample_hidden(seat, rng)
-    assert other.observe(seat, since=since) == before, "the observation depends on cards the seat cannot see"
-    assert state.card_places() == places_before and state.observe(seat, since=since) == before
-    check_conservation(other)
-    assert other.card_locations() == state.card_locations()
-    assert sorted(other.card_places()[f"hand{seat}"]) == sorted(places_before[f"hand{seat}"])
-    assert other.card_places()["discard"] == places_before["discard"]
-    assert [a.text for a in other.legal_actions()] == [a.text for a in state.legal_actions()]
-    return _hidden(other, seat) != _hidden(state, seat)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(k)
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _strings(v)
-
-
-def _public_cards(event: dict[str, Any]) -> list[str]:
-    """The cards an event (referee's view) shows to everybody."""
+def _public_cards(state: Any, event: dict[str, Any]) -> list[str]:
+    """The cards an event (referee's view) shows to everybody; a draw of the face-up trump card too (KO-15)."""
     kind = event["type"]
     if kind in ("play", "trump"):
         return [event["card"]]
     if kind in ("trick", "reveal") or (kind == "lay" and event["face_up"]):
-        return list(_strings(event.get("cards", []))) + [c for s in event.get("stacks", []) for c in s["cards"]]
+        return list(strings(event.get("cards", []))) + [c for s in event.get("stacks", []) for c in s["cards"]]
     if kind == "catch":
         return [event["card"], event["queen"]]
+    if kind == "draw" and event["cards"] == [state.observe(0).get("trump_card")]:
+        return list(event["cards"])
     return []
+
+
+def _trump_card(obs: dict[str, Any]) -> list[str]:
+    return [obs["trump_card"]] if "trump_card" in obs else []
 
 
 # ------------------------------------------------------------------------------------------------ tests
@@ -186,28 +136,7 @@ def test_random_games(variant: str, seats: int, chunk: int) -> None:
     """Conservation and legal actions at every step, termination, result, replay."""
     for k in range(chunk, GAMES_PER_CASE, CHUNKS):
         seed = _seed(variant, seats, k)
-        state = _new(variant, seats, seed)
-        rng = random.Random(seed)
-        record: list[tuple[int, str]] = []
-        for _ in range(MAX_STEPS):
-            check_conservation(state)
-            check_legal(state)
-            if state.is_terminal:
-                break
-            action = rng.choice(state.legal_actions())
-            record.append((state.to_act, action.text))  # type: ignore[arg-type]
-            state.apply(action)
-        else:
-            pytest.fail(f"{variant} {seats}p seed {seed}: no end within {MAX_STEPS} steps")
-        result = check_result(state)
-        again = _new(variant, seats, seed)  # C-5: replay
-        for seat, text in record:
-            assert again.to_act == seat
-            again.apply(again.parse_action(text))
-        assert again.is_terminal and again.result().to_dict() == result
-        assert again.events() == state.events()
-        for s in range(seats):
-            assert again.observe(s) == state.observe(s)
+        check_random_game(partial(_new, variant, seats, seed), seed, MAX_STEPS, check_conservation, check_result)
 
 
 @pytest.mark.parametrize(("variant", "seats"), CASES)
@@ -216,15 +145,11 @@ def test_leak_check(variant: str, seats: int) -> None:
     for k in range(LEAK_GAMES):
         seed = _seed(variant, seats, k)
         state = _new(variant, seats, seed)
-        rng = random.Random(seed ^ 0x5EED)
-        last_seen = [0] * seats
-        moved = steps = 0
-        for seat, _ in _steps(state, seed):
-            moved += check_leak(state, rng, 0 if k < FULL_LEAK_GAMES else last_seen[seat])
-            last_seen[seat] = state.log_size
-            steps += 1
-        assert steps > 0
-        assert moved > steps // 2, f"{variant} seed {seed}: resample_hidden moved cards in {moved}/{steps} steps"
+        count, decisions = leak_walk(state, seed, random.Random(seed ^ 0x5EED), k < FULL_LEAK_GAMES, MAX_STEPS,
+                                     check_leak)
+        assert decisions > 0
+        assert count > decisions // 2, f"{variant} seed {seed}: resample_hidden moved cards in {count}/{decisions} " \
+                                       "steps"
 
 
 @pytest.mark.parametrize("variant", ["hvaleny-lose", "nn", "nn-boasting"])
@@ -234,11 +159,11 @@ def test_leak_check_at_offers_lays_and_choices(variant: str) -> None:
     for seed in range(400):
         state = _new(variant, 4, seed)
         rng = random.Random(seed)
-        for _ in _steps(state, seed):
+        for _ in steps(state, seed, MAX_STEPS):
             kind = state.legal_actions()[0].kind
             if kind != "play" and kind not in kinds:
                 kinds.add(kind)
-                assert check_leak(state, rng, 0)
+                assert check_leak(state, state.to_act, rng, 0)
             if len(kinds) == {"hvaleny-lose": 1, "nn": 1, "nn-boasting": 3}[variant]:
                 return
     pytest.fail(f"not every decision kind was reached: {sorted(kinds)}")
@@ -247,39 +172,9 @@ def test_leak_check_at_offers_lays_and_choices(variant: str) -> None:
 @pytest.mark.parametrize(("variant", "seats"), CASES)
 def test_observation_never_shows_hidden_cards(variant: str, seats: int) -> None:
     """C-8: every seat's observation shows its own hand, and only cards it held or saw in public."""
-    game, _, _ = VARIANTS[variant]
-    texts = game.deck.texts  # type: ignore[attr-defined]
-    deck_texts = set(texts)
     for k in range(VISIBILITY_GAMES):
         seed = _seed(variant, seats, k)
-        state: Any = _new(variant, seats, seed)
-        rng = random.Random(seed)
-        public: set[str] = set()
-        held: list[set[str]] = [set() for _ in range(seats)]
-        since = [0] * seats
-        public_since = 0
-        for _ in range(MAX_STEPS):
-            for event in state.events(public_since, None):
-                public.update(_public_cards(event))
-                if event["type"] == "draw" and event["cards"] == [state.observe(0).get("trump_card")]:
-                    public.update(event["cards"])
-            public_since = state.log_size
-            places = state.card_places()
-            for s in range(seats):
-                hand = [texts[c] for c in sorted(places[f"hand{s}"])]
-                held[s].update(hand)
-                obs = state.observe(s, since=since[s])
-                since[s] = state.log_size
-                assert obs["hand"] == hand
-                shown = {t for t in _strings(obs) if t in deck_texts}
-                trump = {obs["trump_card"]} if "trump_card" in obs else set()
-                secret = shown - held[s] - public - trump
-                assert not secret, f"seat {s} sees cards it cannot know: {sorted(secret)} (seed {seed})"
-            if state.is_terminal:
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        else:
-            pytest.fail(f"no end within {MAX_STEPS} steps")
+        check_visibility(_new(variant, seats, seed), seed, MAX_STEPS, _public_cards, seen=_trump_card)
 
 
 @pytest.mark.parametrize(("state_class", "game", "options"), [
@@ -290,7 +185,7 @@ def test_deal_limit_aborts(state_class: type, game: Game, options: dict[str, Any
     for seed in range(30):
         limit = 1 + seed % 3
         state = state_class(game, 4, seed, game.configure(options), seed % 4, max_deals=limit)
-        for _ in _steps(state, seed):
+        for _ in steps(state, seed, MAX_STEPS):
             check_conservation(state)
         result = check_result(state)
         assert state.deal_no <= limit
@@ -307,7 +202,7 @@ def test_narration_covers_every_event(variant: str, seats: int) -> None:
     kinds = set()
     for k in range(30):
         state = _new(variant, seats, _seed(variant, seats, k))
-        for _ in _steps(state, k):
+        for _ in steps(state, k, MAX_STEPS):
             pass
         for event in state.events():
             text = game.narrate(event)

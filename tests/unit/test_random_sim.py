@@ -16,13 +16,22 @@ The leak and visibility checks are the expensive ones; they run on the first gam
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
+from simcheck import (
+    check_conservation,
+    check_places,
+    check_random_game,
+    check_resample,
+    check_visibility,
+    leak_walk,
+    moved,
+    steps,
+)
 
-from protocol.actions import Action
-from referee.engine import Game, State, places_from_order
+from referee.engine import Game, State
 from referee.games.durak import Durak, Kazaki
 
 VARIANTS: dict[str, tuple[Game, dict[str, bool | int]]] = {
@@ -56,61 +65,13 @@ def _new(variant: str, seats: int, seed: int) -> State:
     return game.new_state(seats, seed, options, dealer=seed % seats)
 
 
-def _steps(state: State, seed: int) -> Iterator[tuple[int, Action]]:
-    """Play ``state`` to the end with random legal actions; yield (seat, action) before each is applied."""
-    rng = random.Random(seed)
-    for _ in range(MAX_STEPS):
-        if state.is_terminal:
-            return
-        seat = state.to_act
-        assert seat is not None
-        action = rng.choice(state.legal_actions())
-        yield seat, action
-        state.apply(action)
-    pytest.fail(f"the game did not end within {MAX_STEPS} steps (seed {state.seed})")
-
-
 # ----------------------------------------------------------------------------------------------- checks
-
-
-def check_conservation(state: State) -> None:
-    places = state.card_places()  # type: ignore[attr-defined]
-    cards = [c for where in places.values() for c in where]
-    size = len(state.game.deck)  # type: ignore[attr-defined]
-    assert len(cards) == len(set(cards)), f"a card is in two places: {places}"
-    assert sorted(cards) == list(range(size)), f"cards lost or invented: {places}"
-    assert state.card_locations() == {k: len(v) for k, v in places.items()}
-
-
-def check_legal(state: State) -> None:
-    seat = state.to_act
-    legal = state.legal_actions()
-    if seat is None:
-        assert state.is_terminal
-        assert len(legal) == 0
-        return
-    assert 0 <= seat < state.seats
-    assert legal, f"no legal action for seat {seat}"
-    texts = [a.text for a in legal]
-    assert len(set(texts)) == len(texts), f"duplicate legal actions: {texts}"
 
 
 def check_result(state: State) -> dict[str, Any]:
     """Termination checks (C-10, KZ-21, KZ-24, C-11)."""
-    assert state.is_terminal
-    result = state.result()
-    n = state.seats
-    order = [list(g) for g in result.finishing_order]
-    flat = [s for g in order for s in g]
-    assert all(order), f"empty finishing group: {order}"
-    assert sorted(flat) == list(range(n)), f"finishing_order does not partition the seats: {order}"
-    places = result.places
-    assert len(places) == n
-    assert all(1 <= p <= n for p in places)
-    assert places == places_from_order(order, n)
-    assert min(places) == 1
-    d = result.to_dict()
-    assert d["places"] == list(places)
+    order, d = check_places(state)
+    places = d["places"]
     # KZ-24: scores[p] is the number of players ranked strictly below p.
     assert d["scores"] == [sum(1 for q in places if q > p) for p in places]
     loser, draw, aborted = d["loser"], d["draw"], d["aborted"]
@@ -123,62 +84,15 @@ def check_result(state: State) -> dict[str, Any]:
     return d
 
 
-def _hidden_places(state: State, seat: int) -> dict[str, list[int]]:
-    places = state.card_places()  # type: ignore[attr-defined]
-    return {k: sorted(v) for k, v in places.items() if k != f"hand{seat}"}
-
-
-def check_leak(state: State, rng: random.Random, since: int = 0) -> bool:
-    """C-8 leak check for the seat to act; True if the resample actually moved some hidden card.
-
-    ``since=0`` compares the whole history; a later ``since`` compares what the protocol sends (the
-    public state, the hand and the events since the seat's previous request), which is much cheaper.
-    """
-    seat = state.to_act
-    assert seat is not None
-    before = state.observe(seat, since=since)
-    places_before = state.card_places()  # type: ignore[attr-defined]
-    other = state.resample_hidden(seat, rng)
-    assert other.observe(seat, since=since) == before, "the observation depends on cards the seat cannot see"
-    # The original is untouched, the copy is still a full deck with the same counts per place.
-    assert state.card_places() == places_before  # type: ignore[attr-defined]
-    assert state.observe(seat, since=since) == before
-    check_conservation(other)
-    assert other.card_locations() == state.card_locations()
-    other_places = other.card_places()  # type: ignore[attr-defined]
-    assert sorted(other_places[f"hand{seat}"]) == sorted(places_before[f"hand{seat}"])
-    assert sorted(other_places["table"]) == sorted(places_before["table"])
-    assert sorted(other_places["discard"]) == sorted(places_before["discard"])
-    return _hidden_places(other, seat) != _hidden_places(state, seat)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(k)
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _strings(v)
+def check_leak(state: State, seat: int, rng: random.Random, since: int = 0) -> bool:
+    """C-8 leak check for the seat to act (the table and the discard pile stay); True if the resample actually
+    moved some hidden card. The copy keeps the seat to act and its legal actions, withdrawals (KZ-17) included."""
+    assert seat == state.to_act
+    other = check_resample(state, seat, rng, since, check_conservation, ("table", "discard"))
+    return moved(state, other, seat)
 
 
 # ------------------------------------------------------------------------------------------------ tests
-
-
-def replay_and_check(variant: str, seats: int, seed: int, record: list[tuple[int, str]],
-                     result: dict[str, Any], original: State) -> None:
-    """C-5: (seed, options, dealer, action texts) reproduce the game exactly."""
-    state = _new(variant, seats, seed)
-    for seat, text in record:
-        assert state.to_act == seat
-        state.apply(state.parse_action(text))
-    assert state.is_terminal
-    assert state.result().to_dict() == result
-    assert state.events(0, None) == original.events(0, None)
-    for s in range(seats):
-        assert state.observe(s) == original.observe(s)
 
 
 @pytest.mark.parametrize(("variant", "seats", "chunk"), CHUNKED_CASES)
@@ -186,21 +100,7 @@ def test_random_games(variant: str, seats: int, chunk: int) -> None:
     """Conservation and legal actions at every step, termination, result, replay."""
     for k in range(chunk, GAMES_PER_CASE, CHUNKS):
         seed = _seed(variant, seats, k)
-        state = _new(variant, seats, seed)
-        rng = random.Random(seed)
-        record: list[tuple[int, str]] = []
-        for _ in range(MAX_STEPS):
-            check_conservation(state)
-            check_legal(state)
-            if state.is_terminal:
-                break
-            action = rng.choice(state.legal_actions())
-            record.append((state.to_act, action.text))  # type: ignore[arg-type]
-            state.apply(action)
-        else:
-            pytest.fail(f"{variant} {seats}p seed {seed}: no end within {MAX_STEPS} steps")
-        result = check_result(state)
-        replay_and_check(variant, seats, seed, record, result, state)
+        check_random_game(partial(_new, variant, seats, seed), seed, MAX_STEPS, check_conservation, check_result)
 
 
 @pytest.mark.parametrize(("variant", "seats"), CASES)
@@ -214,18 +114,11 @@ def test_leak_check(variant: str, seats: int) -> None:
     for k in range(LEAK_GAMES):
         seed = _seed(variant, seats, k)
         state = _new(variant, seats, seed)
-        rng = random.Random(seed ^ 0x5EED)
-        last_seen = [0] * seats
-        moved = 0
-        steps = 0
-        for seat, _ in _steps(state, seed):
-            since = 0 if k < FULL_LEAK_GAMES else last_seen[seat]
-            moved += check_leak(state, rng, since)
-            last_seen[seat] = state.log_size
-            steps += 1
-        assert steps > 0
+        count, decisions = leak_walk(state, seed, random.Random(seed ^ 0x5EED), k < FULL_LEAK_GAMES, MAX_STEPS,
+                                     check_leak)
+        assert decisions > 0
         # Not vacuous: at the start other hands and the stock are hidden, so cards must move.
-        assert moved > 0, f"{variant} {seats}p seed {seed}: resample_hidden never moved a hidden card"
+        assert count > 0, f"{variant} {seats}p seed {seed}: resample_hidden never moved a hidden card"
 
 
 @pytest.mark.parametrize("variant", ["kazaki", "durak-withdraw-redeal"])
@@ -237,7 +130,9 @@ def test_leak_check_during_a_redeal_offer(variant: str) -> None:
             break
     else:
         pytest.fail("no redeal offer in 1000 seeds")
-    assert check_leak(state, random.Random(seed))
+    seat = state.to_act
+    assert seat is not None
+    assert check_leak(state, seat, random.Random(seed))
 
 
 @pytest.mark.parametrize(("variant", "seats"), CASES)
@@ -248,41 +143,14 @@ def test_observation_never_shows_hidden_cards(variant: str, seats: int) -> None:
     trump card, and the lowest trump announced by the first attacker (KZ-7). A card of another seat's hand
     outside these must never appear anywhere in the observation (hand, table, trump, events).
     """
-    game, _ = VARIANTS[variant]
-    texts = game.deck.texts  # type: ignore[attr-defined]
-    deck_texts = set(texts)
     for k in range(VISIBILITY_GAMES):
         seed = _seed(variant, seats, k)
-        state = _new(variant, seats, seed)
-        rng = random.Random(seed)
-        public: set[str] = set()
-        held: list[set[str]] = [set() for _ in range(seats)]
-        since = [0] * seats
-        public_since = 0
-        for _ in range(MAX_STEPS):
-            for event in state.events(public_since, None):
-                if event["type"] in ("trump", "first_attacker") and event.get("card"):
-                    public.add(event["card"])
-            public_since = state.log_size
-            places = state.card_places()  # type: ignore[attr-defined]
-            for s in range(seats):
-                hand = [texts[c] for c in sorted(places[f"hand{s}"])]
-                held[s].update(hand)
-                obs = state.observe(s, since=since[s])
-                since[s] = state.log_size
-                assert obs["hand"] == hand, f"seat {s}: observed hand differs from its hand"
-                shown = {t for t in _strings(obs) if t in deck_texts}
-                secret = shown - held[s] - public
-                assert not secret, f"seat {s} sees cards it cannot know: {sorted(secret)} (seed {seed})"
-                others = {texts[c] for o in range(seats) if o != s for c in places[f"hand{o}"]}
-                assert not (shown & others) - public - held[s]
-            if state.is_terminal:
-                break
-            action = rng.choice(state.legal_actions())
-            public.update(str(c) for c in action.cards)
-            state.apply(action)
-        else:
-            pytest.fail(f"no end within {MAX_STEPS} steps")
+        check_visibility(_new(variant, seats, seed), seed, MAX_STEPS, _public_cards, public_actions=True)
+
+
+def _public_cards(state: State, event: dict[str, Any]) -> list[str]:
+    """The trump card, and the lowest trump the first attacker shows (KZ-5, KZ-7)."""
+    return [event["card"]] if event["type"] in ("trump", "first_attacker") and event.get("card") else []
 
 
 @pytest.mark.parametrize(("variant", "seats"), CASES)
@@ -293,7 +161,7 @@ def test_bout_limit_aborts(variant: str, seats: int) -> None:
         seed = _seed(variant, seats, k)
         limit = 1 + k % 3
         state = game.new_state(seats, seed, {**options, "max_bouts": limit}, dealer=seed % seats)
-        for _ in _steps(state, seed):
+        for _ in steps(state, seed, MAX_STEPS):
             check_conservation(state)
         bouts = state.observe(0)["bouts"]
         assert bouts <= limit

@@ -1,0 +1,119 @@
+"""What the card engines of :mod:`referee.games` share: card bitmasks, one-card action tables, a state base.
+
+Every engine represents a card by its canonical index in the deck (C-4) and a set of cards (a hand, the table, a
+discard pile) by a bitmask over those indices. :func:`bits` lists a mask in canonical order, :func:`remap` relabels
+one; :class:`TrickTables` holds, once per deck, the one-card actions of the trick games (``play(c)``,
+``take_card(c)``, ``give(c)``) and their lists per hand; :class:`CardState` is the engine API the card games
+implement alike.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from functools import cache
+from typing import Self
+
+from protocol.actions import Action
+from protocol.cards import Deck
+
+from ..engine import State
+from ..rng import SplitMix64
+
+__all__ = ["bits", "remap", "TrickTables", "tables", "CardState"]
+
+
+def bits(mask: int) -> list[int]:
+    """Indices of the set bits, ascending (canonical order)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def remap(mask: int, move: Mapping[int, int]) -> int:
+    """``mask`` with every card c replaced by ``move[c]`` (cards not in ``move`` stay)."""
+    out = 0
+    for c in bits(mask):
+        out |= 1 << move.get(c, c)
+    return out
+
+
+class TrickTables:
+    """Everything about a deck that a trick game needs and that never changes: suit masks and the per-card
+    actions of ``kinds``, with a reverse map from each action to its card.
+
+    ``by_suit[kind][s][m]`` holds the ``kind`` actions of the cards of suit ``s`` whose rank bits are ``m``, so the
+    actions of any set of cards are four look-ups, already in canonical order (C-7). ``by_card[kind][c]`` is the
+    ``kind`` action of card ``c``.
+    """
+
+    def __init__(self, deck: Deck, kinds: tuple[str, ...]) -> None:
+        r = deck.ranks_per_suit
+        self.deck = deck
+        self.texts = deck.texts
+        self.size = len(deck)
+        self.ranks = r
+        self.low = (1 << r) - 1
+        self.suit_mask = [self.low << (s * r) for s in range(4)]
+        self.card_of: dict[Action, int] = {}
+        self.by_card: dict[str, tuple[Action, ...]] = {}
+        self.by_suit: dict[str, list[list[tuple[Action, ...]]]] = {}
+        for kind in kinds:
+            made = tuple(Action(kind, (card,)) for card in deck.cards)
+            self.card_of.update((a, i) for i, a in enumerate(made))
+            self.by_card[kind] = made
+            self.by_suit[kind] = [
+                [tuple(made[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)] for s in range(4)
+            ]
+
+    def select(self, kind: str, mask: int) -> tuple[Action, ...]:
+        """The ``kind`` actions of the cards of ``mask``, in canonical order (C-7)."""
+        t, r, low = self.by_suit[kind], self.ranks, self.low
+        return t[0][mask & low] + t[1][mask >> r & low] + t[2][mask >> 2 * r & low] + t[3][mask >> 3 * r]
+
+
+@cache
+def tables(deck: Deck, kinds: tuple[str, ...]) -> TrickTables:
+    """The :class:`TrickTables` of ``deck`` and ``kinds``, built once."""
+    return TrickTables(deck, kinds)
+
+
+class CardState(State):
+    """The parts of the engine API that the card games implement alike.
+
+    The legal actions are generated once per position by :meth:`_generate` and cached in ``_legal``, which
+    :meth:`_apply` resets to None. Every card is in one place of :meth:`card_places` (conservation checks count
+    them in :meth:`card_locations`). :meth:`clone` is the copy :meth:`resample_hidden` starts from.
+    """
+
+    rng: SplitMix64
+    _legal: tuple[Action, ...] | None
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    @abstractmethod
+    def _generate(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in canonical order (C-7)."""
+
+    @abstractmethod
+    def card_places(self) -> dict[str, list[int]]:
+        """The canonical indices of the cards in each place (hands ``hand0``…, stock, table, discard…)."""
+
+    def card_locations(self) -> dict[str, int]:
+        return {k: len(v) for k, v in self.card_places().items()}
+
+    def clone(self) -> Self:
+        """An independent copy: the same position, its own chance stream, its own lists (one level deep)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.rng = SplitMix64(self.rng.state)
+        for name, value in self.__dict__.items():
+            if isinstance(value, list):
+                setattr(other, name, [list(v) if isinstance(v, list) else v for v in value])
+        return other
