@@ -413,7 +413,8 @@ def _narrate_own(kind: str, seat: Any, event: Mapping[str, Any]) -> str | None:
             card = f" {event['card']}" if "card" in event else " a card"
             return f"seat {seat} gives{card} to seat {event['to']}"
         case "deal_end":
-            return f"deal {event['deal']} ends; tricks by seat: {event['tricks']}"
+            taken = ", ".join(f"seat {s} {n}" for s, n in enumerate(event["tricks"]) if n is not None)
+            return f"deal {event['deal']} ends; tricks: {taken}"
         case "roles":
             return "roles: " + ", ".join(f"seat {s} {r}" for s, r in enumerate(event["roles"]))
         case "end":

@@ -349,9 +349,11 @@ class KozelState(KozelTrickState):
                 seat = (winner + k) % n
                 card = stock.pop()
                 hands[seat] |= 1 << card
-                if card == self.trump_card:
+                if card == self.trump_card:  # KO-15: everyone sees who draws the face-up trump card
                     self.trump_drawn_by = seat
-                self.log.append(("draw", seat, (card,)))
+                    self.log.append(("draw_trump", seat, (card,)))
+                else:
+                    self.log.append(("draw", seat, (card,)))
         if not hands[winner]:  # KO-12: every hand is empty together
             self._end_deal()
 
@@ -391,9 +393,9 @@ class KozelState(KozelTrickState):
             event: dict[str, Any] = {"type": "draw", "seat": seat, "count": len(data)}
             if viewer is None or viewer == seat:
                 event["cards"] = [text[c] for c in data]
-            elif self.trump_card in data:  # KO-15: everyone sees who draws the face-up trump card
-                event["cards"] = [text[self.trump_card]]
             return event
+        if kind == "draw_trump":  # the face-up trump card: public (KO-15)
+            return {"type": "draw", "seat": seat, "count": 1, "cards": [text[data[0]]]}
         if kind == "score":
             return {"type": "deal_score", "points": list(data[0]), "totals": list(data[1])}
         if kind == "end":
