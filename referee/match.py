@@ -155,7 +155,7 @@ def play_game(
                         bot_seed=bot_seed(seed, seat))
         try:
             bot.new_game(info)
-        except Exception as exc:  # noqa: BLE001 - any failure of a bot is its fault, never ours
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of a bot is its fault, never ours
             faults.append(_fault(seat, 0, exc))
             disabled[seat] = True
     actions: list[str] = []
@@ -176,7 +176,7 @@ def play_game(
             decision = Decision(seat, legal, partial(state.observe, seat, since))
             try:
                 action = bots[seat].act(decision)
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault (C-7)
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
                 fault = _fault(seat, index, exc)
                 faults.append(fault)
                 disabled[seat] = fault.kind in _FINAL_FAULTS

@@ -102,7 +102,7 @@ def print_report(report: Report, fmt: str, json_out: bool) -> None:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return
     headers = ["rank", "bot", "rating", "± 95%", "games", "mean place", "first %", "last %", "faults"]
-    rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}", f"{r['ci']:.0f}", r["games"],
+    rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}", f"{r['ci']:.0f}" if r["ci"] is not None else "-", r["games"],
              f"{r['mean_place']:.2f}" if r["mean_place"] is not None else "-",
              f"{100 * r['first']:.1f}" if r["first"] is not None else "-",
              f"{100 * r['last']:.1f}" if r["last"] is not None else "-", r["faults"]] for r in report.rows]

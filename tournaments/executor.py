@@ -145,7 +145,8 @@ class LocalExecutor:
             return
         ctx = multiprocessing.get_context("spawn")  # no inherited threads or descriptors
         self._pool = ctx.Pool(self.workers, initializer=_init, initargs=(self.config.to_dict(),))
-        chunk = max(1, min(16, len(jobs) // (self.workers * 16)))
+        # Small chunks: results stream back steadily and a killed run loses few finished games.
+        chunk = max(1, min(4, len(jobs) // (self.workers * 64)))
         yield from self._pool.imap_unordered(_play, jobs, chunksize=chunk)
 
     def close(self) -> None:

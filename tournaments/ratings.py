@@ -176,6 +176,12 @@ class HeadToHead:
         n, s = self.games, self.score
         if n == 0:
             return 0.0, math.inf
+        if s in (0.0, 1.0):  # every game the same way: half a game short of certain, Wilson's interval
+            edge = 1 - 0.5 / n if s == 1.0 else 0.5 / n
+            z = 1.959964
+            inner = (n + z * z / 2 - z * math.sqrt(n + z * z / 4)) / (n + z * z)  # Wilson bound away from s
+            bound = inner if s == 1.0 else 1 - inner
+            return _elo(edge), abs(_elo(edge) - _elo(bound))
         var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
         margin = 1.959964 * math.sqrt(var / n)
         low, high = max(s - margin, 0.0), min(s + margin, 1.0)
@@ -195,7 +201,7 @@ class HeadToHead:
 
 def _elo(score: float) -> float:
     score = min(max(score, 1e-9), 1 - 1e-9)
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: an even score is 0, not -0
 
 
 def head_to_head(games: Iterable[GameResult], a: int, b: int) -> HeadToHead:

@@ -62,14 +62,14 @@ def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seq
                   else fit(n, games, teams=teams))
         ratings, cis = result.rating.tolist(), result.ci.tolist()
     else:
-        ratings, cis = [1500.0] * n, [float("inf")] * n
+        ratings, cis = [1500.0] * n, [None] * n  # no games, no interval (JSON has no infinity)
     order = sorted(range(n), key=lambda i: -ratings[i])
     table = [
         {
             "rank": rank,
             "bot": entrants[i],
             "rating": round(ratings[i], 1),
-            "ci": round(cis[i], 1),
+            "ci": round(cis[i], 1) if cis[i] is not None else None,
             "games": played[i],
             "mean_place": round(place_sum[i] / played[i], 3) if played[i] else None,
             "first": round(first[i] / played[i], 4) if played[i] else None,

@@ -24,11 +24,13 @@ class Progress:
     leader: str
     leader_score: float
     started: float
+    done_at_start: int = 0  # games already stored when this run started (resume)
 
     @property
     def eta(self) -> float | None:
+        played = self.done - self.done_at_start
         elapsed = time.monotonic() - self.started
-        return None if not self.done else elapsed / self.done * (self.total - self.done)
+        return None if not played else elapsed / played * (self.total - self.done)
 
 
 class ProgressSink(Protocol):
@@ -54,7 +56,7 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     started = time.monotonic()
     finished = len(done)
     if progress:
-        progress(Progress(finished, total, *live.leader(), started), None)
+        progress(Progress(finished, total, *live.leader(), started, len(done)), None)
     if not jobs:
         return 0
     executor = make_executor(config)
@@ -67,7 +69,7 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
             played += 1
             finished += 1
             if progress:
-                progress(Progress(finished, total, *live.leader(), started), outcome)
+                progress(Progress(finished, total, *live.leader(), started, len(done)), outcome)
     except BaseException:
         terminate = getattr(executor, "terminate", None)
         (terminate or executor.close)()

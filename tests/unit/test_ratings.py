@@ -269,7 +269,10 @@ def test_head_to_head_edge_cases() -> None:
     only_draws = HeadToHead(0, 1, 0, 5, 0)
     assert only_draws.score == 0.5 and only_draws.los() == 0.5 and only_draws.elo()[0] == pytest.approx(0.0)
     perfect = HeadToHead(0, 1, 10, 0, 0)
-    assert math.isfinite(perfect.elo()[0]) and perfect.elo()[0] > 1000
+    elo, margin = perfect.elo()  # scored as half a game short of 10/10: -400·log10(1/0.95 - 1) ≈ +512
+    assert elo == pytest.approx(-400 * math.log10(1 / 0.95 - 1))
+    assert math.isfinite(margin) and margin > 0  # a certain result still has an error margin
+    assert HeadToHead(0, 1, 0, 0, 10).elo() == pytest.approx((-elo, margin))
 
 
 # ------------------------------------------------------------------------------------------- live ratings
