@@ -1,0 +1,300 @@
+"""Tournament speed and rating quality: workers, subprocess bots, the final fit, and duplicate deals.
+
+Measured in one run:
+
+(a) the speed-up of 2 workers over 1 on the same schedule (kazaki, 3 seats, in-process ``heuristic``,
+    ``random`` and ``first``), timing ``tournaments.run.run_tournament`` end to end into a fresh SQLite file
+    (pool start-up, storage and live ratings included), sized for about ``--seconds`` at 1 worker; both runs
+    must store the same results;
+(b) the same with subprocess bots (``cmd:PYTHON -m bots.heuristic`` and so on) at 1 and 2 workers, and how
+    many bot processes were started (the goal: one per entrant per worker);
+(c) the time of the final fit (``tournaments.ratings.fit``) on 100,000 synthetic 4-seat games of 8 entrants of
+    known strengths (Plackett-Luce, sampled with numpy), and how far the recovered ratings are from the truth;
+(d) on a synthetic field of 4 entrants of known strengths, with an explicit luck of the deal, how much
+    duplicate deals narrow the ratings at an equal number of games (see the text printed with the table).
+
+    python benchmarks/tournament.py                  # about 2.5 min on 2 cores
+    python benchmarks/tournament.py --quick          # a smoke run of about 10 s
+    python benchmarks/tournament.py --seconds 20 --repeat 5 --reps 500
+
+A shared machine makes (a) noisy: the script measures how many cores two busy processes actually get (a CPU
+spin probe) and the CPU time of each run, so that a low speed-up can be told apart from a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import multiprocessing
+import os
+import resource
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on sys.path, and benchmarks/protocol.py would shadow the
+# `protocol` package (worker processes inherit the cleaned path).
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+
+import numpy as np  # noqa: E402
+from tabulate import tabulate  # noqa: E402
+
+from referee.plugins import load_registry  # noqa: E402
+from tournaments.executor import GameWorker, LocalExecutor, TournamentConfig  # noqa: E402
+from tournaments.ratings import ELO, fit  # noqa: E402
+from tournaments.run import run_tournament  # noqa: E402
+from tournaments.schedule import schedule, schedule_size  # noqa: E402
+from tournaments.storage import Store  # noqa: E402
+
+GAME = "kazaki"
+SEATS = 3
+BOTS = ["heuristic", "random", "first"]
+PIDLOG = "REFEREE_BENCH_PIDLOG"
+RUNS = itertools.count(1)
+
+# A bot command that notes its pid in the file named by $REFEREE_BENCH_PIDLOG, then runs ``python -m MODULE``
+# unchanged: bot processes are started inside worker processes, so the parent counts them through this file.
+COUNTED = ("import os, runpy, sys; f = open(os.environ[{env!r}], 'a'); f.write(f'{{os.getpid()}}\\n'); "
+           "f.close(); sys.argv[0] = {module!r}; runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
+
+
+def config_for(specs: list[str], deals: int) -> TournamentConfig:
+    game = load_registry().game(GAME)
+    return TournamentConfig(game=GAME, options=game.configure({}), entrants=list(BOTS), specs=specs, seats=SEATS,
+                            games=deals, duplicate=True, seed=1)
+
+
+def calibrate(specs: list[str], seconds: float) -> float:
+    """Games per second of one in-process GameWorker (bot start-up excluded), over about ``seconds``."""
+    config = config_for(specs, 10_000)
+    worker = GameWorker(config)
+    jobs = iter(schedule(len(BOTS), SEATS, 10_000, seed=99))
+    try:
+        worker.play(next(jobs))  # start the bots
+        played, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            worker.play(next(jobs))
+            played += 1
+        return played / (time.perf_counter() - start)
+    finally:
+        worker.close()
+
+
+def _spin(iterations: int, barrier: object, out: object) -> None:
+    barrier.wait()  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    x = 0
+    for i in range(iterations):
+        x += i
+    out.put(time.perf_counter() - start)  # type: ignore[attr-defined]
+
+
+def parallel_capacity(seconds: float) -> float:
+    """How many cores this machine gives right now: the work two busy processes do at once, relative to one
+    (2.0 on two free cores; less when the cores are shared with other load or are hyperthreads)."""
+    ctx = multiprocessing.get_context("fork")
+    iterations = int(seconds * 15_000_000)
+
+    def run(k: int) -> float:
+        barrier, out = ctx.Barrier(k), ctx.Queue()
+        procs = [ctx.Process(target=_spin, args=(iterations, barrier, out)) for _ in range(k)]
+        for proc in procs:
+            proc.start()
+        times = [out.get() for _ in procs]
+        for proc in procs:
+            proc.join()
+        return max(times)
+
+    return 2 * run(1) / run(2)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (worker processes and, through them, bots)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def timed_run(config: TournamentConfig, workers: int, folder: str) -> tuple[float, float, dict[str, list[int]], int]:
+    """Wall and CPU seconds for run_tournament into a new database; the stored places by key; the faults."""
+    path = Path(folder) / f"run{next(RUNS)}-w{workers}.db"
+    game = load_registry().game(config.game)
+    cpu, start = cpu_seconds(), time.perf_counter()
+    with Store(path, create=True) as store:
+        played = run_tournament(store, config, game, lambda c: LocalExecutor(c, workers))
+    elapsed, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    with Store(path, create=False) as store:
+        rows = list(store.games())
+    assert played == len(rows) == schedule_size(len(config.entrants), config.seats, config.games)
+    return elapsed, cpu, {r.key: r.places for r in rows}, sum(len(r.faults) for r in rows)
+
+
+def part_a(seconds: float, folder: str, probe: float, repeat: int) -> None:
+    rate = calibrate(BOTS, min(2.0, seconds / 4))
+    deals = max(1, round(seconds * rate / SEATS))
+    config = config_for(BOTS, deals)
+    total = schedule_size(len(BOTS), SEATS, deals)
+    before = parallel_capacity(probe)
+    rows, ratios, results, faults = [], [], [], 0
+    for _ in range(repeat):  # 1 and 2 workers alternate, so that a change in the machine's load hits both
+        t1, c1, places1, f1 = timed_run(config, 1, folder)
+        t2, c2, places2, f2 = timed_run(config, 2, folder)
+        ratios.append(t1 / t2)
+        results += [places1, places2]
+        faults += f1 + f2
+        rows += [[1, f"{t1:.2f}", f"{total / t1:,.0f}", "", f"{c1:.2f}", f"{c1 / t1:.2f}", f"{1e3 * c1 / total:.2f}"],
+                 [2, f"{t2:.2f}", f"{total / t2:,.0f}", f"{t1 / t2:.2f}", f"{c2:.2f}", f"{c2 / t2:.2f}",
+                  f"{1e3 * c2 / total:.2f}"]]
+    after = parallel_capacity(probe)
+    print(f"(a) {GAME}, {SEATS} seats, in-process {', '.join(BOTS)}: {total} games ({deals} duplicate deals × "
+          f"{SEATS} rotations), run_tournament end to end into a new SQLite file; {os.cpu_count()} CPUs")
+    print(tabulate(rows, headers=["workers", "seconds", "games/s", "speed-up", "CPU s", "cores busy",
+                                  "CPU ms/game"], disable_numparse=True, colalign=("right",) * 7))
+    same = "yes" if all(r == results[0] for r in results) else "NO"
+    median = float(np.median(ratios))
+    print(f"speed-up of 2 workers over 1: {median:.2f}×{' (median)' if repeat > 1 else ''}  (target ≥ 1.8× on 2 "
+          f"free cores); same results at 1 and 2 workers: {same}; faults: {faults}")
+    print(f"cores this machine gave two busy processes (a CPU spin probe, before / after): {before:.2f} / "
+          f"{after:.2f}; below 2 the machine is shared with other load and the speed-up is capped by it\n")
+
+
+def part_b(seconds: float, folder: str) -> None:
+    specs = ["cmd:" + shlex.join([sys.executable, "-c", COUNTED.format(env=PIDLOG, module=f"bots.{b}")])
+             for b in BOTS]
+    os.environ[PIDLOG] = str(Path(folder) / "pids-calibration.txt")
+    rate = calibrate(specs, min(2.0, seconds / 4))
+    deals = max(1, round(seconds * rate / SEATS))
+    config = config_for(specs, deals)
+    total = schedule_size(len(BOTS), SEATS, deals)
+    rows = []
+    base = 0.0
+    for workers in (1, 2):
+        log = Path(folder) / f"pids-{workers}.txt"
+        log.write_text("")
+        os.environ[PIDLOG] = str(log)
+        elapsed, cpu, _, faults = timed_run(config, workers, folder)
+        started = len(log.read_text().split())
+        base = base or elapsed
+        rows.append([workers, f"{elapsed:.2f}", f"{total / elapsed:,.0f}", f"{base / elapsed:.2f}",
+                     f"{cpu / elapsed:.2f}", started, len(BOTS) * workers, faults])
+    print(f"(b) {GAME}, {SEATS} seats, subprocess bots (python -m bots.{', bots.'.join(BOTS)}): {total} games")
+    print(tabulate(rows, headers=["workers", "seconds", "games/s", "speed-up", "cores busy",
+                                  "bot processes started", "expected (entrants × workers)", "faults"],
+                   disable_numparse=True, colalign=("right",) * 8))
+    print("(each bot command notes its pid in a file before running the module, so that processes started inside "
+          "worker processes can be counted)\n")
+
+
+def plackett_luce(rng: np.random.Generator, strength: np.ndarray) -> np.ndarray:
+    """Places (1 = best) per row of log-strengths: sorting strength + Gumbel noise is a Plackett-Luce draw."""
+    noisy = strength + rng.gumbel(size=strength.shape)
+    order = np.argsort(-noisy, axis=1)
+    places = np.empty_like(order)
+    np.put_along_axis(places, order, np.arange(1, strength.shape[1] + 1)[None, :], axis=1)
+    return places
+
+
+def as_games(seating: np.ndarray, places: np.ndarray) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    return list(zip(map(tuple, seating.tolist()), map(tuple, places.tolist()), strict=True))
+
+
+def part_c(count: int) -> None:
+    rng = np.random.default_rng(2024)
+    elo = np.array([-350.0, -250.0, -150.0, -50.0, 50.0, 150.0, 250.0, 350.0])
+    theta = elo / ELO
+    n, k = len(elo), 4
+    seating = np.argsort(rng.random((count, n)), axis=1)[:, :k]  # 4 distinct entrants in random seats
+    games = as_games(seating, plackett_luce(rng, theta[seating]))
+    start = time.perf_counter()
+    result = fit(n, games)
+    elapsed = time.perf_counter() - start
+    error = result.rating - (1500 + elo)
+    inside = int(np.sum(np.abs(error) <= result.ci))
+    print(f"(c) final fit, {count:,} synthetic 4-seat games, {n} entrants of known strengths "
+          f"(Elo {', '.join(f'{e:+.0f}' for e in elo)})")
+    print(f"fit time: {elapsed:.3f} s  (target ≤ 2 s; {result.iterations} Newton iterations)")
+    print(f"error of the recovered ratings: RMS {np.sqrt(np.mean(error ** 2)):.1f} Elo, max "
+          f"{np.max(np.abs(error)):.1f} Elo; mean 95% half-width {np.mean(result.ci):.1f} Elo; "
+          f"truth inside the interval for {inside} of {n} (on average 7.6 of 8 for a right 95% interval)\n")
+
+
+def tournament(rng: np.random.Generator, theta: np.ndarray, seats: int, deals: int, duplicate: bool, luck: float,
+               seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """One synthetic tournament on the real schedule; a deal (deck seed) gives seat s the luck term ℓ_s,
+    added to the log-strength of whoever sits there. Returns the fitted ratings and half-widths."""
+    jobs = list(schedule(len(theta), seats, deals, seed=seed, duplicate=duplicate))
+    seating = np.array([job.seating for job in jobs])
+    _, deal = np.unique([job.seed for job in jobs], return_inverse=True)
+    deal_luck = rng.normal(0.0, luck, (deal.max() + 1, seats))
+    places = plackett_luce(rng, theta[seating] + deal_luck[deal.ravel()])
+    result = fit(len(theta), as_games(seating, places))
+    return result.rating, result.ci
+
+
+def part_d(reps: int, games: int, lucks: list[float]) -> None:
+    elo = np.array([-150.0, -50.0, 50.0, 150.0])
+    theta = elo / ELO
+    rows = []
+    for seats in (2, 4):
+        per_deal = schedule_size(len(elo), seats, 1)
+        deals = max(1, games // per_deal)
+        for luck in lucks:
+            stats = {}
+            for duplicate in (False, True):
+                rng = np.random.default_rng([seats, int(luck * 100), int(duplicate)])
+                fitted = np.array([tournament(rng, theta, seats, deals, duplicate, luck, seed)
+                                   for seed in range(reps)])
+                ratings, cis = fitted[:, 0, :], fitted[:, 1, :]
+                stats[duplicate] = (float(np.mean(cis)), float(np.mean(np.std(ratings, axis=0, ddof=1))))
+            (ci_i, sd_i), (ci_d, sd_d) = stats[False], stats[True]
+            rows.append([f"{seats} ({per_deal * deals} games)", f"{luck:g}", f"{ci_i:.1f}", f"{ci_d:.1f}",
+                         f"{ci_d / ci_i:.2f}", f"{sd_i:.1f}", f"{sd_d:.1f}", f"{sd_d / sd_i:.2f}",
+                         f"{ci_i / (1.96 * sd_i):.2f}", f"{ci_d / (1.96 * sd_d):.2f}"])
+    print(f"(d) duplicate against independent deals: 4 entrants (Elo {', '.join(f'{e:+.0f}' for e in elo)}), "
+          f"{reps} tournaments each way per row, the same schedule size both ways")
+    print(tabulate(rows, headers=["seats (games)", "luck σ", "CI indep", "CI dup", "CI dup/indep", "spread indep",
+                                  "spread dup", "spread dup/indep", "CI/1.96·spread indep",
+                                  "CI/1.96·spread dup"], disable_numparse=True,
+                   colalign=("left",) + ("right",) * 9))
+    print("""
+Model: each deal gives seat s a luck term ℓ_s ~ N(0, σ²) (in units of log-strength; 1 ≈ 174 Elo), added to the
+log-strength of whoever sits in seat s; the finishing order is then a Plackett-Luce draw. Independent deals: a new
+deal for every game. Duplicate: one deal is replayed under every seat rotation of its table, so every entrant gets
+every seat's luck once. CI = mean 95% half-width reported by fit() (from the information matrix); spread = standard
+deviation of an entrant's fitted rating across the repeated tournaments (Elo, mean over entrants).
+
+The information-matrix CI does not narrow under duplicate: it is computed from the outcomes alone (which games
+were won), and a single game's outcome has the same distribution either way, so it cannot see that luck was
+balanced. The empirical spread is the honest measure of precision: it is what narrows (column 'spread dup/indep').
+The last two columns compare the reported CI with the actual 95% spread: about 1 for independent deals (the CI is
+right), above 1 for duplicate deals (the reported CI is conservative; a bootstrap over games is too, since it
+also ignores the deals). With σ = 0 there is no luck to balance and the two schedules are equivalent.""")
+    print(f"(With {reps} tournaments per row a spread is known to about ±{100 / np.sqrt(2 * (reps - 1)):.0f}%, "
+          f"so a ratio to about ±{100 * np.sqrt(2) / np.sqrt(2 * (reps - 1)):.0f}%.)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="target time at 1 worker in (a) and (b) "
+                        "(default 10)")
+    parser.add_argument("--fit-games", type=int, default=100_000, help="synthetic games for (c) (default 100000)")
+    parser.add_argument("--reps", type=int, default=300, help="tournaments per row in (d) (default 300)")
+    parser.add_argument("--games", type=int, default=600, help="games per tournament in (d) (default 600)")
+    parser.add_argument("--repeat", type=int, default=3, help="run (a) this many times, 1 and 2 workers "
+                        "alternating; the median speed-up is reported (default 3)")
+    parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run of a few seconds")
+    args = parser.parse_args()
+    lucks = [0.0, 0.5, 1.0, 2.0]
+    if args.quick:
+        args.seconds, args.fit_games, args.reps, args.games, lucks = 1.0, 10_000, 30, 240, [0.0, 1.0]
+        args.repeat = 1
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
+        part_a(args.seconds, folder, 0.5 if args.quick else 3.0, args.repeat)
+        part_b(args.seconds, folder)
+    part_c(args.fit_games)
+    part_d(args.reps, args.games, lucks)
+
+
+if __name__ == "__main__":
+    main()
