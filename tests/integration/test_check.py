@@ -214,7 +214,7 @@ def test_list_needs_no_bot() -> None:
     ([], "needs a bot SPEC"),
     (["nosuchbot"], "unknown bot 'nosuchbot'"),
     (["random", "--report", "/nonexistent/dir/r.json"], "cannot write the report"),
-    ([f"cmd:{sys.executable} tests/fixtures/check/durak_only.py", "--game", "kozel"], "does not play kozel"),
+    ([f"cmd:{sys.executable} tests/fixtures/check/_durak_only.py", "--game", "kozel"], "does not play kozel"),
 ])
 def test_usage_and_harness_errors_are_one_line_and_exit_2(args: list[str], fragment: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "referee", "check", *args, "--seed", "1"], cwd=ROOT,
