@@ -43,15 +43,7 @@ LARGE_STOCK = 10
 #: The most cards a defender takes rather than spend a trump it wants to keep.
 TAKE_AT_MOST = 4
 
-_PARSED: dict[str, Card] = {}
-
-
-def _card(text: str) -> Card:
-    """Parse a wire-form card, with a cache (a game uses at most 40 different texts)."""
-    card = _PARSED.get(text)
-    if card is None:
-        card = _PARSED[text] = Card.parse(text)
-    return card
+_card = Card.parse  # wire-form card texts; Card.parse remembers what it parsed
 
 
 class _View:

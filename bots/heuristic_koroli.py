@@ -46,7 +46,6 @@ GAMES = frozenset({"koroli", "koroli52"})
 
 SUITS = "CDHS"
 _SUIT = {s: i for i, s in enumerate(SUITS)}
-_FACE = {"J": 11, "Q": 12, "K": 13, "A": 14}
 ACE = 14
 
 # ------------------------------------------------------------------------------------------ constants
@@ -78,20 +77,14 @@ FLAT_NO_TRUMP = 0.8
 #: Games remembered at once (per GameInfo; the oldest is dropped).
 MEMORY_LIMIT = 256
 
-_CODES: dict[str, int] = {}
+def _card_code(card: Card) -> int:
+    """A card as ``suit << 4 | rank`` (suit 0..3 in C D H S order, rank 2..14)."""
+    return _SUIT[card.suit] << 4 | card.rank
 
 
 def _code(text: str) -> int:
-    """A wire card text as ``suit << 4 | rank`` (suit 0..3 in C D H S order, rank 2..14)."""
-    code = _CODES.get(text)
-    if code is None:
-        rank = text[:-1]
-        code = _CODES[text] = _SUIT[text[-1]] << 4 | (_FACE.get(rank) or int(rank))
-    return code
-
-
-def _card_code(card: Card) -> int:
-    return _SUIT[card.suit] << 4 | card.rank
+    """A wire card text as a code (Card.parse remembers the texts it parsed)."""
+    return _card_code(Card.parse(text))
 
 
 def _action_card(action: Action) -> int:

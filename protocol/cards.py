@@ -22,6 +22,7 @@ STANDARD_SUITS = "CDHS"
 KAZAKI_SUITS = "KRTF"
 
 _FACE = {11: "J", 12: "Q", 13: "K", 14: "A"}
+_PARSED: dict[str, Card] = {}  # only valid texts get in: at most the 92 cards
 _FACE_VALUE = {text: value for value, text in _FACE.items()}
 
 
@@ -47,7 +48,17 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``7T``, ``10D`` or ``QC``; raise :class:`ParseError` on anything else."""
+        """Parse ``7T``, ``10D`` or ``QC``; raise :class:`ParseError` on anything else.
+
+        Cards are immutable values and there are only 92 of them, so parsed texts are remembered."""
+        card = _PARSED.get(text) if isinstance(text, str) else None
+        if card is None:
+            card = cls._parse(text)
+            _PARSED[text] = card
+        return card
+
+    @classmethod
+    def _parse(cls, text: str) -> Card:
         if not isinstance(text, str) or len(text) < 2 or not text.isascii():
             raise ParseError(f"invalid card: {text!r}")
         rank_part, suit = text[:-1], text[-1]
