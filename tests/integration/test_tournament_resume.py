@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from proctable import proc_table
 
 from tournaments.schedule import schedule, schedule_size
 
@@ -36,21 +37,6 @@ def referee_argv(*args: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------- processes
-
-
-def proc_table() -> dict[tuple[int, int], tuple[int, int, str]]:
-    """Every process as (pid, start time) → (parent pid, process group, state), from /proc."""
-    table = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        table[(int(entry), int(fields[19]))] = (int(fields[1]), int(fields[2]), fields[0])
-    return table
 
 
 def descendants(root: int) -> set[tuple[int, int]]:

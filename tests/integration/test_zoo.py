@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from proctable import group_members
 
 from bots.heuristic import HeuristicBot
 from protocol.errors import BotStalled
@@ -133,23 +134,6 @@ def assert_forfeit(record: GameRecord, seat: int = ZOO_SEAT) -> None:
     assert record.result["faults"] == [f.to_dict() for f in record.faults]
 
 
-def _group_members(pgid: int) -> list[tuple[int, str]]:
-    """Live (non-zombie) processes whose process group is ``pgid``, from /proc."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        state, pgrp = fields[0], int(fields[2])
-        if pgrp == pgid and state not in ("Z", "X"):
-            members.append((int(entry), state))
-    return members
-
-
 def _process_alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -166,7 +150,7 @@ def assert_gone(z: Zoo, timeout: float = 2.0) -> None:
             os.kill(pid, 0)
     deadline = time.monotonic() + timeout
     while True:
-        left = {pid: _group_members(pid) for pid in z.pids}
+        left = {pid: group_members(pid) for pid in z.pids}
         left = {pid: members for pid, members in left.items() if members}
         child_alive = z.child_pidfile is not None and _process_alive(z.child_pid())
         if not left and not child_alive:
@@ -334,7 +318,7 @@ def test_writing_to_a_bot_that_never_reads_is_bounded(pidfile: Path) -> None:
         transport.close()
     with pytest.raises(ProcessLookupError):
         os.kill(transport.pid, 0)
-    assert not _group_members(transport.pid)
+    assert not group_members(transport.pid)
     deadline = time.monotonic() + 2
     while _process_alive(int(pidfile.read_text())):
         assert time.monotonic() < deadline, "the grandchild survived close()"
