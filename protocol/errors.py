@@ -11,6 +11,7 @@ boundary where they happen, with ``raise ... from exc``::
     │   └── IllegalActionError   an action that is not in the legal list
     ├── RecordError              a record that cannot be read or does not replay
     ├── PluginError              a plugin that fails to load or registers something twice
+    ├── ExecutorError            a worker process that died or failed (what was stored stays)
     └── BotError                 a bot misbehaved (carries the fault kind of RULES.md C-7)
         ├── BotTimeout           no answer in time                    (timeout)
         ├── BotCrashed           the bot raised or its process died    (crash)
@@ -30,6 +31,7 @@ __all__ = [
     "IllegalActionError",
     "RecordError",
     "PluginError",
+    "ExecutorError",
     "BotError",
     "BotTimeout",
     "BotCrashed",
@@ -64,6 +66,10 @@ class RecordError(RefereeError):
 
 class PluginError(RefereeError):
     """A plugin that cannot be loaded, or that registers a name already taken."""
+
+
+class ExecutorError(RefereeError):
+    """A process that plays a tournament's games died or failed; the games stored before it stay stored."""
 
 
 class BotError(RefereeError):

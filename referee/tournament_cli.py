@@ -67,11 +67,15 @@ class _Reporter:
 
     def __enter__(self) -> _Reporter:
         if self.tty:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+            # No auto-refresh: that is a thread, and worker processes are forked from this one (see
+            # tournaments/executor.py); the bar is redrawn from the progress callback instead.
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                 TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[leader]}"),
-                                transient=True, redirect_stdout=False)
+                                console=Console(stderr=True), transient=True, redirect_stdout=False,
+                                redirect_stderr=False, auto_refresh=False)
             self.bar.__enter__()
         return self
 
@@ -85,7 +89,11 @@ class _Reporter:
             if self.task is None:
                 self.task = self.bar.add_task(self.label, total=progress.total, completed=progress.done,
                                               leader=leader)
+            now = time.monotonic()
             self.bar.update(self.task, completed=progress.done, leader=leader)
+            if now - self.last_line >= 0.1 or progress.done == progress.total:
+                self.bar.refresh()
+                self.last_line = now
             return
         share = progress.done * 10 // max(progress.total, 1)
         now = time.monotonic()

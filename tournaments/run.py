@@ -63,9 +63,8 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     played = 0
     try:
         for outcome in executor.run(jobs):
-            job = outcome.job
-            store.add_game(job.seq, job.key, job.seed, outcome.record["bots"], outcome.record, outcome.stderr)
-            live.update(outcome.record["bots"], outcome.record["result"]["places"], teams)
+            store.add(outcome.game)
+            live.update(outcome.game.seating, outcome.game.places, teams)
             played += 1
             finished += 1
             if progress:

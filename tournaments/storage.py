@@ -13,11 +13,11 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.errors import ConfigError
 
-__all__ = ["Store", "StorageError", "GameRow", "SCHEMA_VERSION"]
+__all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 
@@ -53,6 +53,30 @@ class GameRow:
     result: dict[str, Any]
     faults: list[dict[str, Any]]
     decisions: int
+
+
+class FinishedGame(NamedTuple):
+    """A finished game encoded for its row: built where the game was played (a worker process), so that the
+    process that stores it only inserts text. ``seating`` and ``places`` stay decoded for the live ratings.
+    A tuple: it crosses the pipe from a worker cheaply."""
+
+    seq: int
+    key: str
+    seed: int
+    seating: list[str]
+    places: list[int]
+    result: str  # JSON
+    faults: str  # JSON
+    decisions: int
+    record: str  # JSON
+    stderr: str  # JSON
+
+    @classmethod
+    def encode(cls, seq: int, key: str, seed: int, seating: list[str], record: dict[str, Any],
+               stderr: dict[str, str]) -> FinishedGame:
+        result = record["result"]
+        return cls(seq, key, seed, list(seating), list(result["places"]), json.dumps(result),
+                   json.dumps(result["faults"]), len(record["actions"]), json.dumps(record), json.dumps(stderr))
 
 
 def _translate(path: Path, exc: sqlite3.Error) -> StorageError:
@@ -128,15 +152,18 @@ class Store:
 
     def add_game(self, seq: int, key: str, seed: int, seating: list[str], record: dict[str, Any],
                  stderr: dict[str, str]) -> None:
+        """Store one finished game (its record as a dict) in one transaction."""
+        self.add(FinishedGame.encode(seq, key, seed, seating, record, stderr))
+
+    def add(self, game: FinishedGame) -> None:
         """Store one finished game in one transaction."""
-        result = record["result"]
         try:
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(
                     "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday('now'))",
-                    (seq, key, str(seed), json.dumps(seating), json.dumps(result["places"]), json.dumps(result),
-                     json.dumps(result["faults"]), len(record["actions"]), json.dumps(record), json.dumps(stderr)),
+                    (game.seq, game.key, str(game.seed), json.dumps(game.seating), json.dumps(game.places),
+                     game.result, game.faults, game.decisions, game.record, game.stderr),
                 )
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from None

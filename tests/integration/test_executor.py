@@ -1,0 +1,224 @@
+"""The local executor (tournaments/executor.py): worker processes, for real.
+
+Every scheduled game must come back exactly once and equal to the same game played inline, however the jobs
+were batched and whichever way the workers were started (forked from a single-threaded process, spawned when
+other threads run). A worker that dies or whose game raises stops the run with a one-line
+:class:`ExecutorError`, with the games already stored kept; workers whose parent is SIGKILLed exit by
+themselves and take their bot processes with them; what the parent printed before forking appears once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from proctable import proc_table
+
+from referee.errors import ExecutorError
+from referee.plugins import load_registry
+from tournaments.executor import GameWorker, LocalExecutor, Outcome, TournamentConfig, start_method
+from tournaments.run import run_tournament
+from tournaments.schedule import Scheduled, schedule
+from tournaments.storage import Store
+
+BOTS = ["heuristic", "random", "first"]
+DEADLINE = 60.0
+
+
+def config(game: str = "kozel", seats: int = 2, games: int = 40, specs: list[str] | None = None) -> TournamentConfig:
+    specs = specs or BOTS
+    return TournamentConfig(game=game, options=load_registry().game(game).configure({}), entrants=list(BOTS),
+                            specs=specs, seats=seats, games=games, duplicate=True, seed=7)
+
+
+def jobs_of(cfg: TournamentConfig) -> list[Scheduled]:
+    return list(schedule(len(cfg.entrants), cfg.seats, cfg.games, seed=cfg.seed, duplicate=cfg.duplicate))
+
+
+def run_all(cfg: TournamentConfig, workers: int) -> list[Outcome]:
+    executor = LocalExecutor(cfg, workers)
+    try:
+        return list(executor.run(jobs_of(cfg)))
+    finally:
+        executor.close()
+
+
+def worker_processes() -> list[object]:
+    import multiprocessing
+
+    return [p for p in multiprocessing.active_children() if p.name.startswith("referee-worker-")]
+
+
+@pytest.fixture(scope="module")
+def inline() -> dict[str, Outcome]:
+    """The reference: every game of the schedule played in this process."""
+    return {o.job.key: o for o in run_all(config(), 1)}
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_every_game_comes_back_once_and_equal_to_inline(inline: dict[str, Outcome], workers: int) -> None:
+    outcomes = run_all(config(), workers)
+    keys = [o.job.key for o in outcomes]
+    assert len(keys) == len(set(keys)) == len(inline) == 3 * 2 * 40
+    for outcome in outcomes:
+        assert outcome == inline[outcome.job.key]  # job, seating, places, the whole record text
+    assert not worker_processes(), "close() must end every worker"
+
+
+def test_spawned_workers_when_other_threads_run(inline: dict[str, Outcome]) -> None:
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        assert start_method() == "spawn"  # forking with a second thread could copy a held lock
+        outcomes = run_all(config(), 2)
+    finally:
+        stop.set()
+        other.join()
+    assert {o.job.key: o for o in outcomes} == inline
+
+
+def test_a_single_threaded_process_forks_its_workers() -> None:
+    code = "from tournaments.executor import start_method; print(start_method())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=DEADLINE)
+    assert out.stdout.strip() == ("fork" if sys.platform == "linux" else "spawn"), out.stderr
+
+
+def test_fewer_jobs_than_workers() -> None:
+    cfg = config()
+    jobs = jobs_of(cfg)[:1]
+    executor = LocalExecutor(cfg, 4)
+    try:
+        outcomes = list(executor.run(jobs))
+    finally:
+        executor.close()
+    assert [o.job for o in outcomes] == jobs
+    assert not worker_processes()
+
+
+# --------------------------------------------------------------------------------------------- failures
+
+
+def test_a_killed_worker_stops_the_run_with_one_line_and_keeps_what_was_stored(tmp_path: Path) -> None:
+    cfg = config(game="kazaki", seats=3, games=200)
+    game = load_registry().game(cfg.game)
+    killed: list[int] = []
+
+    def progress(p: object, outcome: Outcome | None) -> None:
+        if outcome is not None and not killed:
+            victim = worker_processes()[0]
+            killed.append(victim.pid)  # type: ignore[attr-defined]
+            os.kill(victim.pid, signal.SIGKILL)  # type: ignore[attr-defined]
+
+    with Store(tmp_path / "t.db", create=True) as store:
+        with pytest.raises(ExecutorError) as err:
+            run_tournament(store, cfg, game, lambda c: LocalExecutor(c, 2), progress)
+        stored = store.count()
+    message = str(err.value)
+    assert "\n" not in message and f"worker process {killed[0]} died" in message and "exit code -9" in message
+    assert 1 <= stored < 600
+    assert not worker_processes(), "the other worker must be stopped too"
+    with Store(tmp_path / "t.db", create=False) as store:  # what was stored is whole, and resume completes it
+        played = run_tournament(store, cfg, game, lambda c: LocalExecutor(c, 2))
+        assert played == 600 - stored and store.count() == 600
+
+
+def test_a_game_that_raises_in_a_worker_names_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = config()
+    bad = jobs_of(cfg)[17].key
+    play = GameWorker.play
+
+    def broken(self: GameWorker, job: Scheduled) -> Outcome:
+        if job.key == bad:
+            raise ZeroDivisionError("a bug in a game")
+        return play(self, job)
+
+    monkeypatch.setattr(GameWorker, "play", broken)  # forked workers inherit it
+    executor = LocalExecutor(cfg, 2)
+    seen = []
+    with pytest.raises(ExecutorError) as err:
+        for outcome in executor.run(jobs_of(cfg)):
+            seen.append(outcome.job.key)
+    executor.terminate()
+    assert str(err.value) == f"game {bad} failed in a worker process: ZeroDivisionError: a bug in a game"
+    assert bad not in seen
+    assert not worker_processes()
+
+
+# ---------------------------------------------------------------------------------- the parent process
+
+DRIVER = textwrap.dedent("""
+    import json, sys
+    from referee.plugins import load_registry
+    from tournaments.executor import LocalExecutor, TournamentConfig
+    from tournaments.schedule import schedule
+
+    game, seats, games, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    specs = json.loads(sys.argv[5])
+    names = ["heuristic", "random", "first"]
+    config = TournamentConfig(game=game, options=load_registry().game(game).configure({}), entrants=names,
+                              specs=specs, seats=seats, games=games, duplicate=True, seed=7)
+    print("started", end=" ")  # not flushed: stdout is a pipe, so this sits in the buffer a fork copies
+    executor = LocalExecutor(config, workers)
+    for outcome in executor.run(schedule(3, seats, games, seed=7)):
+        sys.stderr.write(outcome.job.key + "\\n")
+        sys.stderr.flush()
+    executor.close()
+    print("finished")
+""")
+
+
+def driver(*args: str, **popen: object) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", DRIVER, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **popen)  # type: ignore[call-overload]
+
+
+def test_output_buffered_before_the_workers_fork_appears_once() -> None:
+    proc = driver("kozel", "2", "20", "2", json.dumps(BOTS))
+    out, err = proc.communicate(timeout=DEADLINE)
+    assert proc.returncode == 0, err
+    assert out == "started finished\n"  # a worker that flushed its copy of the buffer would repeat it
+    assert len(err.split()) == 3 * 2 * 20
+
+
+def descendants(root: int) -> set[tuple[int, int]]:
+    table = proc_table()
+    found: set[tuple[int, int]] = set()
+    parents = {root}
+    while more := {key for key, (ppid, _, _) in table.items() if ppid in parents and key not in found}:
+        found |= more
+        parents = {pid for pid, _ in more}
+    return found
+
+
+def living(processes: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    return {key for key, (_, _, state) in proc_table().items() if key in processes and state != "Z"}
+
+
+def test_workers_and_their_bot_processes_exit_when_the_parent_is_sigkilled() -> None:
+    program = [f"cmd:{sys.executable} -m bots.{name}" for name in BOTS]
+    proc = driver("kazaki", "3", "500", "2", json.dumps(program), start_new_session=True)
+    try:
+        assert proc.stderr is not None
+        for _ in range(10):  # some games done: both workers and their bot processes are up
+            assert proc.stderr.readline()
+        below = descendants(proc.pid)
+        assert len(below) >= 2 + 3, below  # 2 workers, 3 bot processes each (at least the first worker's)
+        os.kill(proc.pid, signal.SIGKILL)  # the parent only: the workers get no signal
+        proc.wait(timeout=DEADLINE)
+        deadline = time.monotonic() + 20
+        while living(below) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not living(below), f"survivors of the parent's death: {living(below)}"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
