@@ -179,8 +179,14 @@ class Store:
             raise _translate(self.path, exc) from None
 
     def record(self, key: str) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT record FROM games WHERE key = ?", (key,)).fetchone()
+        try:
+            row = self.db.execute("SELECT record FROM games WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None
         return json.loads(row[0]) if row else None
 
     def count(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        try:
+            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from None

@@ -203,3 +203,17 @@ def test_a_full_disk_is_one_storage_error_and_the_stored_games_stay(db: Path) ->
         assert list(again.games()) == before
         add(again, 3, actions=2000, pad="x" * 50)  # room again: the failed game can be stored now
         assert again.count() == 4
+
+
+def test_every_read_turns_sqlite_errors_into_one_storage_error(db: Path) -> None:
+    with Store(db, create=True) as store:
+        store.save_config(CONFIG)
+        add(store, 0)
+        other = sqlite3.connect(db)
+        other.execute("DROP TABLE games")  # a database damaged under the running store
+        other.commit()
+        other.close()
+        for read in (store.count, store.done_keys, lambda: store.record("t0.d0.r0"), lambda: list(store.games())):
+            with pytest.raises(StorageError) as exc:
+                read()
+            assert_one_line(exc, str(db), "no such table")
