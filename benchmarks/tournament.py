@@ -11,7 +11,8 @@ Measured in one run:
 (c) the time of the final fit (``tournaments.ratings.fit``) on 100,000 synthetic 4-seat games of 8 entrants of
     known strengths (Plackett-Luce, sampled with numpy), and how far the recovered ratings are from the truth;
 (d) on a synthetic field of 4 entrants of known strengths, with an explicit luck of the deal, how much
-    duplicate deals narrow the ratings at an equal number of games (see the text printed with the table).
+    duplicate deals narrow the ratings at an equal number of games, and which confidence interval sees it
+    (see the text printed with the table).
 
     python benchmarks/tournament.py                  # about 2.5 min on 2 cores
     python benchmarks/tournament.py --quick          # a smoke run of about 10 s
@@ -43,7 +44,7 @@ from tabulate import tabulate  # noqa: E402
 
 from referee.plugins import load_registry  # noqa: E402
 from tournaments.executor import GameWorker, LocalExecutor, TournamentConfig  # noqa: E402
-from tournaments.ratings import ELO, fit  # noqa: E402
+from tournaments.ratings import ELO, bootstrap, fit  # noqa: E402
 from tournaments.run import run_tournament  # noqa: E402
 from tournaments.schedule import schedule, schedule_size  # noqa: E402
 from tournaments.storage import Store  # noqa: E402
@@ -216,23 +217,32 @@ def part_c(count: int) -> None:
     print(f"fit time: {elapsed:.3f} s  (target ≤ 2 s; {result.iterations} Newton iterations)")
     print(f"error of the recovered ratings: RMS {np.sqrt(np.mean(error ** 2)):.1f} Elo, max "
           f"{np.max(np.abs(error)):.1f} Elo; mean 95% half-width {np.mean(result.ci):.1f} Elo; "
-          f"truth inside the interval for {inside} of {n} (on average 7.6 of 8 for a right 95% interval)\n")
+          f"truth inside the interval for {inside} of {n} (on average 7.6 of 8 for a right 95% interval)")
+    start = time.perf_counter()
+    boot = bootstrap(n, games, samples=20, seed=1)
+    each = (time.perf_counter() - start - elapsed) / 20  # less the fit that bootstrap() also makes
+    print(f"bootstrap (--bootstrap B) on the same games: {1e3 * each:.0f} ms per sample (B = 200: "
+          f"{200 * each + elapsed:.1f} s); mean half-width {np.mean(boot.ci):.1f} Elo\n")
 
 
 def tournament(rng: np.random.Generator, theta: np.ndarray, seats: int, deals: int, duplicate: bool, luck: float,
-               seed: int) -> tuple[np.ndarray, np.ndarray]:
+               seed: int, boot: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One synthetic tournament on the real schedule; a deal (deck seed) gives seat s the luck term ℓ_s,
-    added to the log-strength of whoever sits there. Returns the fitted ratings and half-widths."""
+    added to the log-strength of whoever sits there. Returns the fitted ratings, the information-matrix
+    half-widths and (with ``boot`` samples, else NaN) the half-widths of the bootstrap over deals."""
     jobs = list(schedule(len(theta), seats, deals, seed=seed, duplicate=duplicate))
     seating = np.array([job.seating for job in jobs])
     _, deal = np.unique([job.seed for job in jobs], return_inverse=True)
     deal_luck = rng.normal(0.0, luck, (deal.max() + 1, seats))
     places = plackett_luce(rng, theta[seating] + deal_luck[deal.ravel()])
-    result = fit(len(theta), as_games(seating, places))
-    return result.rating, result.ci
+    games = as_games(seating, places)
+    result = fit(len(theta), games)
+    by_deal = (bootstrap(len(theta), games, samples=boot, seed=seed, deals=[job.seed for job in jobs]).ci if boot
+               else np.full(len(theta), np.nan))
+    return result.rating, result.ci, by_deal
 
 
-def part_d(reps: int, games: int, lucks: list[float]) -> None:
+def part_d(reps: int, games: int, lucks: list[float], boot_reps: int, boot_samples: int) -> None:
     elo = np.array([-150.0, -50.0, 50.0, 150.0])
     theta = elo / ELO
     rows = []
@@ -243,33 +253,37 @@ def part_d(reps: int, games: int, lucks: list[float]) -> None:
             stats = {}
             for duplicate in (False, True):
                 rng = np.random.default_rng([seats, int(luck * 100), int(duplicate)])
-                fitted = np.array([tournament(rng, theta, seats, deals, duplicate, luck, seed)
-                                   for seed in range(reps)])
-                ratings, cis = fitted[:, 0, :], fitted[:, 1, :]
-                stats[duplicate] = (float(np.mean(cis)), float(np.mean(np.std(ratings, axis=0, ddof=1))))
-            (ci_i, sd_i), (ci_d, sd_d) = stats[False], stats[True]
+                fitted = np.array([tournament(rng, theta, seats, deals, duplicate, luck, seed,
+                                              boot_samples if seed < boot_reps else 0) for seed in range(reps)])
+                ratings, cis, boots = fitted[:, 0, :], fitted[:, 1, :], fitted[:boot_reps, 2, :]
+                stats[duplicate] = (float(np.mean(cis)), float(np.mean(np.std(ratings, axis=0, ddof=1))),
+                                    float(np.mean(boots)))
+            (ci_i, sd_i, bt_i), (ci_d, sd_d, bt_d) = stats[False], stats[True]
             rows.append([f"{seats} ({per_deal * deals} games)", f"{luck:g}", f"{ci_i:.1f}", f"{ci_d:.1f}",
-                         f"{ci_d / ci_i:.2f}", f"{sd_i:.1f}", f"{sd_d:.1f}", f"{sd_d / sd_i:.2f}",
-                         f"{ci_i / (1.96 * sd_i):.2f}", f"{ci_d / (1.96 * sd_d):.2f}"])
+                         f"{sd_i:.1f}", f"{sd_d:.1f}", f"{sd_d / sd_i:.2f}", f"{bt_i:.1f}", f"{bt_d:.1f}",
+                         f"{bt_d / bt_i:.2f}", f"{ci_i / (1.96 * sd_i):.2f}", f"{ci_d / (1.96 * sd_d):.2f}",
+                         f"{bt_d / (1.96 * sd_d):.2f}"])
     print(f"(d) duplicate against independent deals: 4 entrants (Elo {', '.join(f'{e:+.0f}' for e in elo)}), "
-          f"{reps} tournaments each way per row, the same schedule size both ways")
-    print(tabulate(rows, headers=["seats (games)", "luck σ", "CI indep", "CI dup", "CI dup/indep", "spread indep",
-                                  "spread dup", "spread dup/indep", "CI/1.96·spread indep",
-                                  "CI/1.96·spread dup"], disable_numparse=True,
-                   colalign=("left",) + ("right",) * 9))
+          f"{reps} tournaments each way per row ({boot_reps} of them also bootstrapped over deals, {boot_samples} "
+          "samples), the same schedule size both ways")
+    print(tabulate(rows, headers=["seats (games)", "luck σ", "CI indep", "CI dup", "spread indep", "spread dup",
+                                  "spread dup/indep", "boot indep", "boot dup", "boot dup/indep",
+                                  "CI/1.96·spread indep", "CI/1.96·spread dup", "boot/1.96·spread dup"],
+                   disable_numparse=True, colalign=("left",) + ("right",) * 12))
     print("""
 Model: each deal gives seat s a luck term ℓ_s ~ N(0, σ²) (in units of log-strength; 1 ≈ 174 Elo), added to the
 log-strength of whoever sits in seat s; the finishing order is then a Plackett-Luce draw. Independent deals: a new
 deal for every game. Duplicate: one deal is replayed under every seat rotation of its table, so every entrant gets
 every seat's luck once. CI = mean 95% half-width reported by fit() (from the information matrix); spread = standard
-deviation of an entrant's fitted rating across the repeated tournaments (Elo, mean over entrants).
+deviation of an entrant's fitted rating across the repeated tournaments (Elo, mean over entrants); boot = mean 95%
+half-width of the bootstrap over deals (`--bootstrap B`: all the games of a drawn deal stay together).
 
-The information-matrix CI does not narrow under duplicate: it is computed from the outcomes alone (which games
-were won), and a single game's outcome has the same distribution either way, so it cannot see that luck was
-balanced. The empirical spread is the honest measure of precision: it is what narrows (column 'spread dup/indep').
-The last two columns compare the reported CI with the actual 95% spread: about 1 for independent deals (the CI is
-right), above 1 for duplicate deals (the reported CI is conservative; a bootstrap over games is too, since it
-also ignores the deals). With σ = 0 there is no luck to balance and the two schedules are equivalent.""")
+The empirical spread is the true precision, and it is what duplicate deals narrow ('spread dup/indep'). The
+information-matrix CI cannot see it: it is computed game by game, and a single game's outcome has the same
+distribution either way, so under duplicate it is conservative ('CI/1.96·spread dup' above 1). The bootstrap over
+deals does see it, because it keeps the rotations of a deck together: it narrows with the spread ('boot dup/indep')
+and stays close to the true precision ('boot/1.96·spread dup' near 1). With σ = 0 there is no luck to balance and
+the two schedules are equivalent.""")
     print(f"(With {reps} tournaments per row a spread is known to about ±{100 / np.sqrt(2 * (reps - 1)):.0f}%, "
           f"so a ratio to about ±{100 * np.sqrt(2) / np.sqrt(2 * (reps - 1)):.0f}%.)")
 
@@ -281,6 +295,9 @@ def main() -> None:
     parser.add_argument("--fit-games", type=int, default=100_000, help="synthetic games for (c) (default 100000)")
     parser.add_argument("--reps", type=int, default=300, help="tournaments per row in (d) (default 300)")
     parser.add_argument("--games", type=int, default=600, help="games per tournament in (d) (default 600)")
+    parser.add_argument("--boot-reps", type=int, default=40, help="tournaments per row in (d) that are also "
+                        "bootstrapped over deals (default 40)")
+    parser.add_argument("--boot-samples", type=int, default=200, help="bootstrap samples in (d) (default 200)")
     parser.add_argument("--repeat", type=int, default=3, help="run (a) this many times, 1 and 2 workers "
                         "alternating; the median speed-up is reported (default 3)")
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run of a few seconds")
@@ -288,12 +305,13 @@ def main() -> None:
     lucks = [0.0, 0.5, 1.0, 2.0]
     if args.quick:
         args.seconds, args.fit_games, args.reps, args.games, lucks = 1.0, 10_000, 30, 240, [0.0, 1.0]
+        args.boot_reps, args.boot_samples = 5, 50
         args.repeat = 1
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
         part_a(args.seconds, folder, 0.5 if args.quick else 3.0, args.repeat)
         part_b(args.seconds, folder)
     part_c(args.fit_games)
-    part_d(args.reps, args.games, lucks)
+    part_d(args.reps, args.games, lucks, args.boot_reps, args.boot_samples)
 
 
 if __name__ == "__main__":

@@ -185,7 +185,7 @@ def run(
     on_fault: str = typer.Option("forfeit", "--on-fault", help=f"Fault policy: {' or '.join(POLICIES)}."),
     fmt: str = typer.Option("simple", "--format", help="Any tabulate table format (github, grid, latex, …)."),
     bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, help="Confidence intervals from N bootstrap "
-                                          "samples over games instead of the information matrix."),
+                                          "samples over deals instead of the information matrix."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
 ) -> None:
     """Run a round-robin tournament and print the rating table.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,50 +68,73 @@ class Fit:
     iterations: int
 
 
-def _stages(games: Iterable[GameResult], teams: Sequence[Sequence[int]] | None) -> Counter:
-    """Count the distinct likelihood stages: (players still in, the group chosen now) → how often."""
-    patterns = Counter(games)
-    stages: Counter = Counter()
-    for (seating, places), count in patterns.items():
-        if teams:  # a team is one unit whose strength is the sum of its members'
-            units = [tuple(sorted(seating[s] for s in team)) for team in teams]
-            unit_places = [places[team[0]] for team in teams]
-        else:
-            units = [(p,) for p in seating]
-            unit_places = list(places)
-        order = sorted(range(len(units)), key=lambda u: unit_places[u])
-        left = [units[u] for u in order]
-        i = 0
-        while i < len(order):
-            j = i
-            while j < len(order) and unit_places[order[j]] == unit_places[order[i]]:
-                j += 1
-            if j - i > 1 or j - i < len(left):  # a single player left over carries no information
-                stages[(tuple(sorted(left)), tuple(sorted(units[u] for u in order[i:j])))] += count
-            left = [units[u] for u in order[j:]]
-            i = j
+Stage = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+
+
+def _stages_of(game: GameResult, teams: Sequence[Sequence[int]] | None) -> list[Stage]:
+    """The likelihood stages of one game: (the units still in, the group chosen now), best group first."""
+    seating, places = game
+    if teams:  # a team is one unit whose strength is the sum of its members'
+        units = [tuple(sorted(seating[s] for s in team)) for team in teams]
+        unit_places = [places[team[0]] for team in teams]
+    else:
+        units = [(p,) for p in seating]
+        unit_places = list(places)
+    order = sorted(range(len(units)), key=lambda u: unit_places[u])
+    left = [units[u] for u in order]
+    stages = []
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and unit_places[order[j]] == unit_places[order[i]]:
+            j += 1
+        if j - i > 1 or j - i < len(left):  # a single player left over carries no information
+            stages.append((tuple(sorted(left)), tuple(sorted(units[u] for u in order[i:j]))))
+        left = [units[u] for u in order[j:]]
+        i = j
     return stages
 
 
-def _newton(n: int, stages: Counter, prior: float, max_iter: int = 100) -> tuple[np.ndarray, np.ndarray, int]:
-    """Maximise the log-posterior; return θ, the information matrix and the iterations used."""
-    theta = np.zeros(n)
+def _stages(games: Iterable[GameResult], teams: Sequence[Sequence[int]] | None) -> Counter:
+    """Count the distinct likelihood stages over all games: stage → how often."""
+    stages: Counter = Counter()
+    for game, count in Counter(games).items():
+        for stage in _stages_of(game, teams):
+            stages[stage] += count
+    return stages
+
+
+Compiled = list[tuple[np.ndarray, np.ndarray, int]]
+
+
+def _compile(n: int, stages: Iterable[Stage]) -> Compiled:
+    """Each stage as (membership of the units still in, membership of the chosen group, group size)."""
     compiled = []
-    for (risk, group), count in stages.items():
+    for risk, group in stages:
         r = np.zeros((len(risk), n))
         for k, unit in enumerate(risk):
             r[k, list(unit)] = 1.0  # a unit's strength: the sum of its members' θ
         g = np.zeros(n)
         for unit in group:
             g[list(unit)] += 1.0
-        compiled.append((r, g, len(group), float(count)))
+        compiled.append((r, g, len(group)))
+    return compiled
+
+
+def _newton(n: int, compiled: Compiled, counts: Sequence[float], prior: float,
+            max_iter: int = 100) -> tuple[np.ndarray, np.ndarray, int]:
+    """Maximise the log-posterior (stage i seen ``counts[i]`` times); return θ, the information matrix and the
+    iterations used."""
+    theta = np.zeros(n)
     info = np.eye(n) * prior
     iteration = 0
     while iteration < max_iter:
         iteration += 1
         grad = -prior * theta
         info = np.eye(n) * prior
-        for r, g, m, c in compiled:
+        for (r, g, m), c in zip(compiled, counts, strict=True):
+            if not c:
+                continue
             s = r @ theta
             w = np.exp(s - s.max())
             p = w / w.sum()
@@ -130,7 +153,8 @@ def fit(n: int, games: Iterable[GameResult], *, teams: Sequence[Sequence[int]] |
         prior_elo: float = 1000.0) -> Fit:
     """The whole-pool Plackett-Luce fit of ``n`` entrants (indices 0..n-1)."""
     prior = (ELO / prior_elo) ** 2
-    theta, info, iterations = _newton(n, _stages(games, teams), prior)
+    stages = _stages(games, teams)
+    theta, info, iterations = _newton(n, _compile(n, stages), list(stages.values()), prior)
     centre = np.eye(n) - 1.0 / n  # ratings are reported relative to the field's mean
     cov = centre @ np.linalg.inv(info) @ centre.T
     rating = CENTRE + ELO * (centre @ theta)
@@ -139,15 +163,39 @@ def fit(n: int, games: Iterable[GameResult], *, teams: Sequence[Sequence[int]] |
 
 
 def bootstrap(n: int, games: Sequence[GameResult], *, samples: int = 200, seed: int = 0,
-              teams: Sequence[Sequence[int]] | None = None, prior_elo: float = 1000.0) -> Fit:
-    """Ratings from :func:`fit`, with 95% intervals from a bootstrap over whole games (percentiles)."""
+              teams: Sequence[Sequence[int]] | None = None, prior_elo: float = 1000.0,
+              deals: Sequence[Hashable] | None = None) -> Fit:
+    """Ratings from :func:`fit`, with 95% intervals from a bootstrap over whole deals (percentiles).
+
+    ``deals[i]`` names the deal of game i (its deck seed): a resample draws deals with replacement and keeps
+    every game of a drawn deal, so under duplicate deals the rotations of one deck stay together and the
+    interval sees that their luck cancels. Without ``deals`` every game is a deal of its own.
+    """
     base = fit(n, games, teams=teams, prior_elo=prior_elo)
-    rng = np.random.default_rng(seed)
     prior = (ELO / prior_elo) ** 2
+    patterns: dict[GameResult, int] = {}
+    pattern_of = np.array([patterns.setdefault(game, len(patterns)) for game in games], dtype=np.intp)
+    deal_ids: dict[Hashable, int] = {}
+    deal_of = np.array([deal_ids.setdefault(d, len(deal_ids)) for d in (range(len(games)) if deals is None
+                                                                         else deals)], dtype=np.intp)
+    if len(deal_of) != len(games):
+        raise ValueError(f"{len(deal_of)} deals given for {len(games)} games")
+    # A resample's stage counts, linearly from its pattern counts: stage_of[k] counts pattern pair_pattern[k].
+    stage_ids: dict[Stage, int] = {}
+    pair_stage, pair_pattern = [], []
+    for game, p in patterns.items():
+        for stage in _stages_of(game, teams):
+            pair_stage.append(stage_ids.setdefault(stage, len(stage_ids)))
+            pair_pattern.append(p)
+    compiled = _compile(n, stage_ids)
+    stage_of, pattern_pairs = np.array(pair_stage, dtype=np.intp), np.array(pair_pattern, dtype=np.intp)
+    rng = np.random.default_rng(seed)
     draws = np.empty((samples, n))
     for k in range(samples):
-        pick = rng.integers(0, len(games), len(games))
-        theta, _, _ = _newton(n, _stages((games[i] for i in pick), teams), prior)
+        drawn = np.bincount(rng.integers(0, len(deal_ids), len(deal_ids)), minlength=len(deal_ids))
+        pattern_counts = np.bincount(pattern_of, weights=drawn[deal_of], minlength=len(patterns))
+        counts = np.bincount(stage_of, weights=pattern_counts[pattern_pairs], minlength=len(stage_ids))
+        theta, _, _ = _newton(n, compiled, counts.tolist(), prior)
         draws[k] = ELO * (theta - theta.mean())
     low, high = np.percentile(draws, [2.5, 97.5], axis=0)
     return Fit(base.rating, (high - low) / 2, base.iterations)

@@ -58,8 +58,9 @@ def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seq
         for fault in row.faults:
             faults[seating[fault["seat"]]] += 1
     if games:
-        result = (bootstrap(n, games, samples=bootstrap_samples, seed=seed, teams=teams) if bootstrap_samples
-                  else fit(n, games, teams=teams))
+        deals = [row.seed for row in rows]  # under duplicate deals, every rotation of a deck shares its seed
+        result = (bootstrap(n, games, samples=bootstrap_samples, seed=seed, teams=teams, deals=deals)
+                  if bootstrap_samples else fit(n, games, teams=teams))
         ratings, cis = result.rating.tolist(), result.ci.tolist()
     else:
         ratings, cis = [1500.0] * n, [None] * n  # no games, no interval (JSON has no infinity)

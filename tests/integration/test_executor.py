@@ -206,6 +206,7 @@ def living(processes: set[tuple[int, int]]) -> set[tuple[int, int]]:
 def test_workers_and_their_bot_processes_exit_when_the_parent_is_sigkilled() -> None:
     program = [f"cmd:{sys.executable} -m bots.{name}" for name in BOTS]
     proc = driver("kazaki", "3", "500", "2", json.dumps(program), start_new_session=True)
+    below: set[tuple[int, int]] = set()
     try:
         assert proc.stderr is not None
         for _ in range(10):  # some games done: both workers and their bot processes are up
@@ -219,6 +220,8 @@ def test_workers_and_their_bot_processes_exit_when_the_parent_is_sigkilled() -> 
             time.sleep(0.05)
         assert not living(below), f"survivors of the parent's death: {living(below)}"
     finally:
+        for pid, _ in living(below) | living(descendants(proc.pid)):  # after a failure: leave nothing behind
+            os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+            proc.kill()
         proc.wait()

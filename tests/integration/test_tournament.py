@@ -116,6 +116,16 @@ def test_table_prints_the_same_ratings(played: tuple[Path, dict[str, Any], str])
     assert again == report
 
 
+def test_table_with_a_bootstrap_over_deals(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, report, _ = played
+    boot = ok_json("table", str(db), "--bootstrap", "100", "--json")
+    assert boot == ok_json("table", str(db), "--bootstrap", "100", "--json")  # seeded by the tournament seed
+    by_bot = {r["bot"]: r for r in report["ratings"]}
+    for row in boot["ratings"]:  # the same fit, other intervals
+        assert row["rating"] == by_bot[row["bot"]]["rating"]
+        assert 0 < row["ci"] < 1000 and row["ci"] != by_bot[row["bot"]]["ci"]
+
+
 def test_resume_of_a_finished_tournament_plays_nothing(played: tuple[Path, dict[str, Any], str]) -> None:
     db, report, _ = played
     before = snapshot(db)

@@ -223,6 +223,37 @@ def test_bootstrap_intervals_are_close_to_the_information_matrix_on_a_big_sample
     np.testing.assert_array_equal(again.ci, boot.ci)  # seeded
 
 
+def test_bootstrap_with_a_deal_per_game_is_the_bootstrap_over_games() -> None:
+    games = pl_games([0.4, 0.0, -0.4], 600, 2, seed=5)
+    plain = bootstrap(3, games, samples=50, seed=3)
+    own = bootstrap(3, games, samples=50, seed=3, deals=[f"deal{i}" for i in range(len(games))])
+    np.testing.assert_array_equal(own.ci, plain.ci)
+
+
+def test_bootstrap_over_deals_sees_duplicate_luck_cancel() -> None:
+    # Equal entrants 0 and 1, and a deck that decides the game: the seat with the good cards always wins. Under
+    # duplicate deals each deck is played both ways round, so each deal is one win each: resampling deals
+    # always gives a level score; resampling games does not, because it splits the two halves of a deal.
+    rng = np.random.default_rng(4)
+    games, deals = [], []
+    for deal in range(400):
+        lucky = int(rng.integers(0, 2))  # the seat dealt the winning hand
+        for seating in ((0, 1), (1, 0)):
+            games.append((seating, (1, 2) if lucky == 0 else (2, 1)))
+            deals.append(deal)
+    by_game = bootstrap(2, games, samples=200, seed=1)
+    by_deal = bootstrap(2, games, samples=200, seed=1, deals=deals)
+    np.testing.assert_allclose(by_deal.rating, [1500.0, 1500.0])
+    assert np.all(by_game.ci > 8)  # 800 coin flips: the difference ±24 Elo, each rating ±12 about the mean
+    np.testing.assert_allclose(by_deal.ci, 0.0, atol=1e-6)
+
+
+def test_bootstrap_needs_one_deal_per_game() -> None:
+    games = pl_games([0.2, -0.2], 10, 2, seed=1)
+    with pytest.raises(ValueError, match="9 deals given for 10 games"):
+        bootstrap(2, games, samples=5, deals=list(range(9)))
+
+
 # ------------------------------------------------------------------------------------------ head to head
 
 # entrant 0 against 1: 6 wins, 2 draws, 2 losses, in both seats; games of other pairs and tables are ignored
