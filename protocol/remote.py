@@ -46,6 +46,7 @@ class RemoteBot(BotBase):
         self._id = 0
         self._games_played = 0
         self._bank = time_bank
+        self._written_at = 0.0  # when the current request was written: the bot's clock starts there
         self._timeouts_in_row = 0
         self._stderr = ""
         self._start_error: BotError | None = None
@@ -156,21 +157,19 @@ class RemoteBot(BotBase):
         legal_texts = [a.text for a in decision.legal]
         message = request(id=rid, observation=decision.observation, legal=legal_texts,
                           deadline_ms=int(allowed * 1000))
-        start = time.monotonic()
-        deadline = start + allowed + LATENCY_GRACE
+        self._written_at = time.monotonic()  # set again once the request is written
         try:
             try:
-                reply = self._guard(lambda: self._exchange(message, rid, deadline))
+                reply = self._guard(lambda: self._exchange(message, rid, allowed))
             except BotCrashed:
                 if not self._left_cleanly():
                     raise
                 self.start()  # it exited between games: a fresh process rejoins (observations are whole, C-8)
                 self._send_new_game()
-                deadline = time.monotonic() + allowed + LATENCY_GRACE
-                reply = self._guard(lambda: self._exchange(message, rid, deadline))
+                reply = self._guard(lambda: self._exchange(message, rid, allowed))
         finally:  # time beyond the move limit comes out of the bank, answered or not
             if self._bank:
-                used = time.monotonic() - start
+                used = time.monotonic() - self._written_at
                 self._bank = max(0.0, self._bank - max(0.0, used - self.move_time))
         self._timeouts_in_row = 0
         self._answered = True
@@ -183,9 +182,13 @@ class RemoteBot(BotBase):
                 return action
         return text  # not legal: the runner records an 'illegal' fault
 
-    def _exchange(self, message: dict[str, Any], rid: int, deadline: float) -> Mapping[str, Any]:
+    def _exchange(self, message: dict[str, Any], rid: int, allowed: float) -> Mapping[str, Any]:
+        """Write a request and wait for its answer. The write is bounded too (a bot that does not read its stdin
+        times out), but the bot's clock starts when the write completes (PROTOCOL.md section 8)."""
         assert self.transport is not None
-        self.transport.send(message, deadline)
+        self.transport.send(message, time.monotonic() + allowed + LATENCY_GRACE)
+        self._written_at = time.monotonic()
+        deadline = self._written_at + allowed + LATENCY_GRACE
         while True:
             reply = self.transport.receive(deadline)
             if reply.get("type") == "action" and reply.get("id") == rid:

@@ -509,14 +509,17 @@ def test_stderr_of_a_dropped_connection_is_kept() -> None:
 
 
 class TimedScript(Script):
-    """Each request takes ``spend`` seconds of fake time (then answers, or stays silent with ``None``)."""
+    """Each request's write takes ``write`` seconds of fake time (a full pipe); then the bot thinks for ``spend``
+    seconds while the referee waits, and answers (or stays silent with ``None``)."""
 
-    def __init__(self, clock: FakeClock, spends: list[tuple[float, bool]]) -> None:
+    def __init__(self, clock: FakeClock, spends: list[tuple[float, bool]], write: float = 0.0) -> None:
         super().__init__()
         self.clock = clock
         self.spends = spends
+        self.write = write
+        self.thinking = 0.0
         self.receive_deadlines: list[float] = []
-        self.send_times: list[float] = []
+        self.send_times: list[float] = []  # when each request's write completed
 
     def connect(self) -> MockTransport:
         transport = super().connect()
@@ -524,6 +527,11 @@ class TimedScript(Script):
 
         def receive(deadline: float) -> dict[str, Any]:
             self.receive_deadlines.append(deadline)
+            assert self.clock is not None
+            self.clock.now += self.thinking
+            self.thinking = 0.0
+            if self.clock.now > deadline:
+                raise BotTimeout("no answer before the deadline")
             return original(deadline)
 
         transport.receive = receive  # type: ignore[method-assign]
@@ -532,10 +540,11 @@ class TimedScript(Script):
     def handle(self, message: dict[str, Any]) -> list[dict[str, Any]] | None:
         if message["type"] != "request":
             return super().handle(message)
+        assert self.clock is not None
+        self.clock.now += self.write
         self.requests.append(message)
         self.send_times.append(self.clock.now)
-        spend, answers = self.spends.pop(0)
-        self.clock.now += spend
+        self.thinking, answers = self.spends.pop(0)
         return reply()(message) if answers else None
 
 
@@ -553,8 +562,9 @@ def test_without_a_bank_every_request_gets_move_time(clock: FakeClock) -> None:
 
 
 def test_time_bank_is_spent_only_beyond_move_time(clock: FakeClock) -> None:
-    # move 0.25 s, bank 1 s: 0.125 s costs nothing; 0.75 s costs 0.5 s; 1.0 s costs the remaining 0.5 s (0.75).
-    script = TimedScript(clock, [(0.125, True), (0.75, True), (1.0, True), (0.125, True), (0.125, True)])
+    # move 0.25 s, bank 1 s: 0.125 s costs nothing; 0.75 s costs 0.5 s; then 0.75 s (all it is allowed) costs the
+    # remaining 0.5 s.
+    script = TimedScript(clock, [(0.125, True), (0.75, True), (0.75, True), (0.125, True), (0.125, True)])
     bot = make_bot(script, move_time=0.25, time_bank=1.0)
     bot.new_game(INFO)
     for _ in range(4):
@@ -574,6 +584,18 @@ def test_receive_deadline_is_the_allowed_time_plus_grace(clock: FakeClock) -> No
     bot.act(decision())
     assert script.receive_deadlines[-2] == pytest.approx(script.send_times[0] + 1.25 + LATENCY_GRACE)
     assert script.receive_deadlines[-1] == pytest.approx(script.send_times[1] + 0.75 + LATENCY_GRACE)
+
+
+def test_the_clock_starts_when_the_request_is_written(clock: FakeClock) -> None:
+    # PROTOCOL.md section 8: a slow write (the bot's stdin pipe was full) is not the bot's time. Each write takes
+    # 0.4 s, more than the 0.25 s move limit; the bot then answers in 0.1 s: in time, and no bank is spent.
+    script = TimedScript(clock, [(0.1, True), (0.1, True)], write=0.4)
+    bot = make_bot(script, move_time=0.25, time_bank=1.0)
+    bot.new_game(INFO)
+    bot.act(decision())
+    bot.act(decision())
+    assert deadlines_ms(script) == [1250, 1250]
+    assert script.receive_deadlines[-1] == pytest.approx(script.send_times[-1] + 1.25 + LATENCY_GRACE)
 
 
 def test_a_timeout_spends_the_time_bank(clock: FakeClock) -> None:
