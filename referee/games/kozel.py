@@ -211,7 +211,7 @@ class KozelTrickState(CardState):
             "seat": seat,
             "seats": n,
             "phase": PHASE_NAMES[self.phase],
-            "deal": self.deal_no + 1,
+            "deal": self.deal_no + (self.phase != OVER),  # after the end: the last deal, not one past it
             "dealer": self.deal_dealer,
             "hand": [text[c] for c in bits(self.hands[seat])],
             "hand_sizes": [h.bit_count() for h in self.hands],

@@ -74,6 +74,8 @@ def check_conservation(state: Any) -> None:
 
 def check_result(state: State) -> dict[str, Any]:
     order, d = check_places(state)
+    deals = [e["deal"] for e in state.events() if e["type"] == "deal"]
+    assert state.observe(0)["deal"] == deals[-1]  # the last deal played, not one past it
     if state.game.id == "kozel":  # KO-14: by points, descending, ties together
         scores = d["scores"]
         assert not d["aborted"] and max(scores) >= state.options["target"]
