@@ -14,7 +14,7 @@ Measured in one run:
     duplicate deals narrow the ratings at an equal number of games, and which confidence interval sees it
     (see the text printed with the table).
 
-    python benchmarks/tournament.py                  # about 2.5 min on 2 cores
+    python benchmarks/tournament.py                  # about 5 min on 2 cores
     python benchmarks/tournament.py --quick          # a smoke run of about 10 s
     python benchmarks/tournament.py --seconds 20 --repeat 5 --reps 500
 
@@ -295,9 +295,9 @@ def main() -> None:
     parser.add_argument("--fit-games", type=int, default=100_000, help="synthetic games for (c) (default 100000)")
     parser.add_argument("--reps", type=int, default=300, help="tournaments per row in (d) (default 300)")
     parser.add_argument("--games", type=int, default=600, help="games per tournament in (d) (default 600)")
-    parser.add_argument("--boot-reps", type=int, default=40, help="tournaments per row in (d) that are also "
-                        "bootstrapped over deals (default 40)")
-    parser.add_argument("--boot-samples", type=int, default=200, help="bootstrap samples in (d) (default 200)")
+    parser.add_argument("--boot-reps", type=int, default=20, help="tournaments per row in (d) that are also "
+                        "bootstrapped over deals (default 20)")
+    parser.add_argument("--boot-samples", type=int, default=100, help="bootstrap samples in (d) (default 100)")
     parser.add_argument("--repeat", type=int, default=3, help="run (a) this many times, 1 and 2 workers "
                         "alternating; the median speed-up is reported (default 3)")
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run of a few seconds")
