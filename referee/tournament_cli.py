@@ -250,6 +250,70 @@ def table(
     _existing(db, fmt, bootstrap_samples, json_out, play_workers=None)
 
 
+@app.command()
+def games(
+    db: Path = typer.Argument(..., help="A tournament database."),
+    bot: str | None = typer.Option(None, "--bot", "-b", help="Only the games this entrant played (its name in the "
+                                   "table)."),
+    faults: bool = typer.Option(False, "--faults", help="Only the games with a fault."),
+    fmt: str = typer.Option("simple", "--format", help="Any tabulate table format."),
+    json_out: bool = typer.Option(False, "--json", help="Print the games as JSON."),
+) -> None:
+    """List the stored games: key, bots by seat, places, decisions and faults, in schedule order.
+
+    A game's key names it for 'referee tournament record DB KEY', which prints its record for 'referee replay'.
+    """
+    cli = _cli()
+    with cli._errors():
+        _check_format(fmt)
+        with Store(db, create=False) as store:
+            config = store.config()
+            if config is None:
+                raise ConfigError(f"{db} holds no tournament")
+            if bot is not None and bot not in config["entrants"]:
+                raise ConfigError(f"no entrant {bot!r} in {db} (entrants: {', '.join(config['entrants'])})")
+            rows = [row for row in store.games()
+                    if (bot is None or bot in row.seating) and (not faults or row.faults)]
+        if json_out:
+            cli._print_json({"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": r.seating,
+                                        "places": r.places, "decisions": r.decisions, "faults": r.faults}
+                                       for r in rows]})
+            return
+        table_rows = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
+                       "; ".join(f"seat {f['seat']} {f['kind']}" for f in r.faults) or "-"] for r in rows]
+        typer.echo(tabulate(table_rows, headers=["key", "bots (by seat)", "places", "decisions", "faults"],
+                            tablefmt=fmt, disable_numparse=True))
+        typer.echo(f"{len(rows)} games", err=True)
+
+
+@app.command()
+def record(
+    db: Path = typer.Argument(..., help="A tournament database."),
+    key: str = typer.Argument(..., help="The game's key, as 'referee tournament games' lists it (like t0.d3.r1)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write the record to this file instead of stdout."),
+) -> None:
+    """Print one stored game's record (the stderr tails of faulted bots included), for 'referee replay'.
+
+    Example: referee tournament record tournament.db t0.d3.r1 -o game.json && referee replay game.json -v
+    """
+    cli = _cli()
+    with cli._errors():
+        with Store(db, create=False) as store:
+            if store.config() is None:
+                raise ConfigError(f"{db} holds no tournament")
+            data = store.record(key)
+        if data is None:
+            raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")
+        text = json.dumps(data, indent=1) + "\n"
+        if out is None:
+            typer.echo(text, nl=False)
+            return
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot write the record to {out}: {exc.strerror or exc}") from None
+
+
 def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:
     """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
     cli = _cli()

@@ -179,11 +179,17 @@ class Store:
             raise _translate(self.path, exc) from None
 
     def record(self, key: str) -> dict[str, Any] | None:
+        """The game's whole record, as ``referee play --record`` writes it (the stderr tails of the seats that
+        faulted included), or None when no game has that key."""
         try:
-            row = self.db.execute("SELECT record FROM games WHERE key = ?", (key,)).fetchone()
+            row = self.db.execute("SELECT record, stderr FROM games WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from None
-        return json.loads(row[0]) if row else None
+        if row is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        record["stderr"] = json.loads(row[1])
+        return record
 
     def count(self) -> int:
         try:

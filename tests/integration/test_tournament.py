@@ -22,6 +22,7 @@ from referee.plugins import load_registry
 BOTS = ["heuristic", "random", "first"]
 RUN = ["run", "durak", "--bot", "heuristic", "--bot", "random", "--bot", "first", "--seats", "2", "--games", "20"]
 TIMEOUT = 120
+ZOO = Path(__file__).resolve().parents[1] / "fixtures" / "zoo"
 
 
 def referee(*args: str, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
@@ -124,6 +125,63 @@ def test_table_with_a_bootstrap_over_deals(played: tuple[Path, dict[str, Any], s
     for row in boot["ratings"]:  # the same fit, other intervals
         assert row["rating"] == by_bot[row["bot"]]["rating"]
         assert 0 < row["ci"] < 1000 and row["ci"] != by_bot[row["bot"]]["ci"]
+
+
+def test_games_lists_every_stored_game_in_schedule_order(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, _, _ = played
+    listed = ok_json("games", str(db), "--json")["games"]
+    stored = snapshot(db)
+    assert [(g["seq"], g["key"], str(g["seed"]), json.dumps(g["places"])) for g in listed] == [
+        (seq, key, seed, places) for seq, key, seed, places, _ in stored]
+    assert all(sorted(g["bots"]) in (sorted(p) for p in (["heuristic", "random"], ["heuristic", "first"],
+                                                         ["random", "first"])) for g in listed)
+    assert all(g["decisions"] > 0 and g["faults"] == [] for g in listed)
+    only = ok_json("games", str(db), "--bot", "first", "--json")["games"]
+    assert len(only) == 80 and all("first" in g["bots"] for g in only)
+    assert ok_json("games", str(db), "--faults", "--json") == {"games": []}
+    text = ok("games", str(db), "--format", "github")
+    assert text.stdout.splitlines()[0].startswith("| key") and len(text.stdout.splitlines()) == 2 + 120
+    assert text.stderr == "120 games\n"
+
+
+def test_games_of_an_unknown_entrant(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, _, _ = played
+    assert_one_line_error(referee("games", str(db), "--bot", "nobody"), "nobody", "heuristic, random, first")
+
+
+def test_record_of_a_stored_game_replays(played: tuple[Path, dict[str, Any], str], tmp_path: Path) -> None:
+    db, _, _ = played
+    listed = ok_json("games", str(db), "--json")["games"]
+    game = listed[7]
+    printed = json.loads(ok("record", str(db), game["key"]).stdout)
+    assert printed["bots"] == game["bots"] and printed["result"]["places"] == game["places"]
+    assert len(printed["actions"]) == game["decisions"] and printed["stderr"] == {}
+    path = tmp_path / "game.json"
+    ok("record", str(db), game["key"], "--out", str(path))
+    assert json.loads(path.read_text()) == printed
+    replayed = subprocess.run([sys.executable, "-m", "referee", "replay", str(path), "--json"], capture_output=True,
+                              text=True, timeout=TIMEOUT)
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["result"]["places"] == game["places"]
+
+
+def test_record_of_an_unknown_key(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, _, _ = played
+    assert_one_line_error(referee("record", str(db), "t9.d9.r9"), "t9.d9.r9", "referee tournament games")
+
+
+def test_a_faulting_bot_is_listed_with_its_stderr_in_the_record(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    crasher = f"cmd:{sys.executable} {ZOO / 'crash_midgame.py'} 5"
+    ok("run", "durak", "--bot", "heuristic", "--bot", crasher, "--games", "2", "--workers", "2", "--db", str(db))
+    faulted = ok_json("games", str(db), "--faults", "--json")["games"]
+    assert faulted and all(len(g["faults"]) == 1 and g["faults"][0]["kind"] == "crash" for g in faulted)
+    game = faulted[0]
+    seat = game["faults"][0]["seat"]
+    assert game["bots"][seat] == "crash_midgame"
+    printed = json.loads(ok("record", str(db), game["key"]).stdout)
+    assert "crash_midgame: exiting at request 6" in printed["stderr"][str(seat)]
+    assert printed["faults"] == game["faults"]
 
 
 def test_resume_of_a_finished_tournament_plays_nothing(played: tuple[Path, dict[str, Any], str]) -> None:

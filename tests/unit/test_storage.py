@@ -76,7 +76,8 @@ def test_add_and_read_games(db: Path) -> None:
         ]
         assert store.count() == 2
         assert store.done_keys() == {"t0.d0.r0", "t1.d0.r1"}
-        assert store.record("t0.d0.r0") == record([1, 2], actions=5)
+        assert store.record("t0.d0.r0") == {**record([1, 2], actions=5), "stderr": {}}
+        assert store.record("t1.d0.r1") == {**record([2, 1], faults=faults), "stderr": {"1": "oops"}}
         assert store.record("t9.d9.r9") is None
     with Store(db, create=False) as again:  # and after reopening
         assert list(again.games()) == rows
