@@ -141,17 +141,26 @@ def start_method() -> str:
 
 @dataclass(frozen=True)
 class _Failed:
-    """A game raised in a worker (a bug in a game or an in-process bot, not a bot fault)."""
+    """A game raised in a worker (a bug in a game or an in-process bot, not a bot fault), or the worker could
+    not start (``key`` None)."""
 
-    key: str
+    key: str | None
     error: str
+
+    def message(self) -> str:
+        where = f"game {self.key} failed in a worker process" if self.key else "a worker process failed to start"
+        return f"{where}: {self.error}"
 
 
 def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]) -> None:
     for other in inherited:  # the parent's ends (forked): held here, they would hide the parent's death
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles ^C and stops its workers
-    worker = GameWorker(TournamentConfig.from_dict(config))
+    try:
+        worker = GameWorker(TournamentConfig.from_dict(config))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which stops the run
+        conn.send_bytes(pickle.dumps(([_Failed(None, f"{type(exc).__name__}: {exc}")], 0.0)))
+        return
 
     def stop(signum: int, frame: Any) -> None:
         worker.close()
@@ -235,7 +244,7 @@ class LocalExecutor:
                     per_game = rate if per_game is None else 0.8 * per_game + 0.2 * rate
                 for game in games:
                     if isinstance(game, _Failed):
-                        raise ExecutorError(f"game {game.key} failed in a worker process: {game.error}")
+                        raise ExecutorError(game.message())
                     held[conn] -= 1
                     yield Outcome(flight.pop(game.key), game)
                 feed(conn)

@@ -153,6 +153,20 @@ def test_a_game_that_raises_in_a_worker_names_the_game(monkeypatch: pytest.Monke
     assert not worker_processes()
 
 
+def test_a_worker_that_cannot_start_stops_the_run_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: GameWorker, config: TournamentConfig) -> None:
+        raise ConnectionError("the plugin's licence server is down")
+
+    monkeypatch.setattr(GameWorker, "__init__", broken)  # forked workers inherit it
+    executor = LocalExecutor(config(), 2)
+    with pytest.raises(ExecutorError) as err:
+        list(executor.run(jobs_of(config())))
+    executor.terminate()
+    assert str(err.value) == ("a worker process failed to start: ConnectionError: the plugin's licence server is "
+                              "down")
+    assert not worker_processes()
+
+
 # ---------------------------------------------------------------------------------- the parent process
 
 DRIVER = textwrap.dedent("""
