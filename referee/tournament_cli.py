@@ -19,7 +19,7 @@ from tournaments.schedule import schedule_size
 from tournaments.storage import Store
 
 from .botspec import check_supports, parse_spec
-from .errors import ConfigError
+from .errors import ConfigError, ExecutorError
 from .match import POLICIES
 from .plugins import Registry
 
@@ -164,6 +164,9 @@ def _play(store: Store, config: TournamentConfig, registry: Registry, workers: i
         typer.echo(f"referee: interrupted; {store.count()} games are stored. "
                    f"Continue with: referee tournament resume {store.path}", err=True)
         raise typer.Exit(130) from None
+    except ExecutorError as exc:
+        raise ExecutorError(f"{exc}; {store.count()} games are stored. "
+                            f"Continue with: referee tournament resume {store.path}") from None
 
 
 @app.command()

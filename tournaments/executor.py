@@ -270,7 +270,7 @@ class LocalExecutor:
             proc = self._procs[conn]
             proc.join(5)
             raise ExecutorError(f"worker process {proc.pid} died (exit code {proc.exitcode}) with games in "
-                                "flight; the games stored so far are kept, resume continues") from None
+                                "flight") from None
         return message
 
     def close(self) -> None:

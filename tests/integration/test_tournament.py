@@ -9,6 +9,8 @@ one line on stderr, ``referee: error: ...``, never a traceback; the database is 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from proctable import proc_table
 
 from referee.plugins import load_registry
 
@@ -182,6 +185,27 @@ def test_a_faulting_bot_is_listed_with_its_stderr_in_the_record(tmp_path: Path) 
     printed = json.loads(ok("record", str(db), game["key"]).stdout)
     assert "crash_midgame: exiting at request 6" in printed["stderr"][str(seat)]
     assert printed["faults"] == game["faults"]
+
+
+def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    command = [sys.executable, "-m", "referee", "tournament", "run", "kazaki", "--games", "1000", "--workers", "2",
+               "--db", str(db)]
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stderr is not None
+    lines = [proc.stderr.readline(), proc.stderr.readline(), proc.stderr.readline()]  # header, 0%, 10%
+    assert "(10%)" in lines[-1], lines
+    workers = [pid for (pid, _), (ppid, _, _) in proc_table().items() if ppid == proc.pid]
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 2 and out == ""
+    *progress, error = err.splitlines()
+    assert all(" games (" in line and line.startswith(tuple("0123456789")) for line in progress), progress
+    assert error.startswith(f"referee: error: worker process {workers[0]} died (exit code -9)")
+    assert error.endswith(f"; {len(snapshot(db))} games are stored. Continue with: referee tournament resume {db}")
+    assert ok_json("resume", str(db), "--json")["games"] == 3000
 
 
 def test_resume_of_a_finished_tournament_plays_nothing(played: tuple[Path, dict[str, Any], str]) -> None:
