@@ -10,7 +10,6 @@ processes behind them — alive across games.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import pickle
 import signal
 import sys
@@ -152,6 +151,10 @@ class _Failed:
         return f"{where}: {self.error}"
 
 
+class _Stopped(BaseException):
+    """SIGTERM from the parent: unwind from wherever the worker is, close its bots and return."""
+
+
 def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]) -> None:
     for other in inherited:  # the parent's ends (forked): held here, they would hide the parent's death
         other.close()
@@ -163,8 +166,7 @@ def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]
         return
 
     def stop(signum: int, frame: Any) -> None:
-        worker.close()
-        os._exit(1)
+        raise _Stopped
 
     signal.signal(signal.SIGTERM, stop)
     done: list[FinishedGame | _Failed] = []
@@ -192,7 +194,7 @@ def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]
                     flush()
                     started = now
             flush()
-    except (EOFError, OSError):  # the parent is gone
+    except (EOFError, OSError, _Stopped):  # the parent is gone, or stops us (^C, an error elsewhere)
         pass
     finally:
         worker.close()
@@ -227,7 +229,10 @@ class LocalExecutor:
                                   len(pending) // (2 * self.workers)))
             while held[conn] < 2 * size and pending:
                 batch = [pending.pop() for _ in range(min(size, len(pending)))]
-                conn.send(batch)
+                try:
+                    conn.send(batch)
+                except OSError:  # the worker is gone: its pipe reads as ended, or holds its last message
+                    return
                 held[conn] += len(batch)
                 flight.update((job.key, job) for job in batch)
 

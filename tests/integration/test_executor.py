@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from proctable import proc_table
+from proctable import descendants, living
 
 from referee.errors import ExecutorError
 from referee.plugins import load_registry
@@ -167,6 +167,26 @@ def test_a_worker_that_cannot_start_stops_the_run_with_one_line(monkeypatch: pyt
     assert not worker_processes()
 
 
+def test_terminate_stops_busy_workers_and_their_bot_processes() -> None:
+    program = [f"cmd:{sys.executable} -m bots.{name}" for name in BOTS]
+    cfg = config(game="kazaki", seats=3, games=300, specs=program)
+    executor = LocalExecutor(cfg, 2)
+    try:
+        outcomes = executor.run(jobs_of(cfg))
+        for _ in range(10):  # both workers and their bot processes are up and busy
+            next(outcomes)
+        workers = {p.pid for p in worker_processes()}  # type: ignore[attr-defined]
+        below = {key for key in descendants(os.getpid()) if key[0] in workers}
+        below |= set().union(*(descendants(pid) for pid in workers))  # (this process has other children, too)
+        assert len(workers) == 2 and len(below) >= 2 + 3, below
+    finally:
+        executor.terminate()  # what ^C does: SIGTERM to the workers, which close their bots
+    deadline = time.monotonic() + 20
+    while living(below) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not living(below), f"survivors of terminate(): {living(below)}"
+
+
 # ---------------------------------------------------------------------------------- the parent process
 
 DRIVER = textwrap.dedent("""
@@ -201,20 +221,6 @@ def test_output_buffered_before_the_workers_fork_appears_once() -> None:
     assert proc.returncode == 0, err
     assert out == "started finished\n"  # a worker that flushed its copy of the buffer would repeat it
     assert len(err.split()) == 3 * 2 * 20
-
-
-def descendants(root: int) -> set[tuple[int, int]]:
-    table = proc_table()
-    found: set[tuple[int, int]] = set()
-    parents = {root}
-    while more := {key for key, (ppid, _, _) in table.items() if ppid in parents and key not in found}:
-        found |= more
-        parents = {pid for pid, _ in more}
-    return found
-
-
-def living(processes: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    return {key for key, (_, _, state) in proc_table().items() if key in processes and state != "Z"}
 
 
 def test_workers_and_their_bot_processes_exit_when_the_parent_is_sigkilled() -> None:

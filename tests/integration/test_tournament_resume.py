@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from proctable import proc_table
+from proctable import descendants, living, proc_table
 
 from tournaments.schedule import schedule, schedule_size
 
@@ -37,25 +37,6 @@ def referee_argv(*args: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------- processes
-
-
-def descendants(root: int) -> set[tuple[int, int]]:
-    """The processes below ``root`` now (identified with their start time, so a reused pid is not them)."""
-    table = proc_table()
-    found: set[tuple[int, int]] = set()
-    parents = {root}
-    while True:
-        more = {key for key, (ppid, _, _) in table.items() if ppid in parents and key not in found}
-        if not more:
-            return found
-        found |= more
-        parents = {pid for pid, _ in more}
-
-
-def living(processes: set[tuple[int, int]] | None = None, *, group: int | None = None) -> set[tuple[int, int]]:
-    """Which of ``processes`` (or of process group ``group``) still run; zombies are dead."""
-    return {key for key, (_, pgid, state) in proc_table().items()
-            if state != "Z" and (processes is None or key in processes) and (group is None or pgid == group)}
 
 
 def cmdlines_mentioning(text: str) -> list[str]:
