@@ -95,14 +95,12 @@ class HeuristicBot(BotBase):
 
     def act(self, decision: Decision) -> Action:
         legal = decision.legal
-        if len(legal) == 1:
-            return legal[0]
         info = getattr(self, "info", None)
         game = info.game if info is not None else decision.observation.get("game")
         family = _FAMILIES.get(game)
-        if family is not None:
+        if family is not None:  # even a forced move: the family may learn from the observation's events
             return family.choose(decision, info)
-        if game not in DURAK_FAMILY:
+        if len(legal) == 1 or game not in DURAK_FAMILY:
             return legal[0]
         kinds = {action.kind for action in legal}
         handler = self._handler(kinds)

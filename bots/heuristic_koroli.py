@@ -255,8 +255,9 @@ class _View:
         on_table = {c for _, c in self.trick}
         mine = set(self.hand)
         deal = obs.get("deal") if game == "koroli" else obs.get("tour")
-        valid = (mem.current(deal) and not mem.played & (mine | on_table)
-                 and len(mem.played) + sum(self.sizes) + len(on_table) == len(deck))
+        # The trick in play is in the memory already (its plays came with this observation's events).
+        valid = (mem.current(deal) and not mem.played & mine
+                 and len(mem.played | on_table) + sum(self.sizes) == len(deck))
         out = set(deck) - mine - on_table
         known: list[set[int]] = [set() for _ in range(n)]
         self.voids: list[set[int]] = [set() for _ in range(n)]

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from bots.heuristic_koroli import BASELINES, GAMES, choose, expected_tricks, measure_baseline
+from bots.heuristic import HeuristicBot
+from bots.heuristic_koroli import BASELINES, GAMES, _code, _memory, _View, choose, expected_tricks, measure_baseline
 from bots.random import RandomBot
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
@@ -184,6 +185,43 @@ def test_played_cards_are_remembered_across_decisions() -> None:
     second = k52(rest, sizes=[12] * 4, events=events)
     assert decide(second, plays(rest), me) == "play(KS)"
     assert decide(second, plays(rest), None) != "play(KS)"
+
+
+def test_the_memory_holds_while_following_a_trick() -> None:
+    """Trick 1 (AS fell) is remembered; in trick 2 seat 1 leads the queen of spades and seat 0 follows. The plays of
+    the trick in progress are in the memory too: that must not make the bot forget the deal."""
+    me = info()
+    hand = "KS 2S 3S 5S 3C 4C 6C 5D 6D 7D 8H 9H 4S"
+    decide(k52(hand, events=[{"type": "tour", "tour": 2}, {"type": "hand", "seat": 0, "cards": hand.split()}]),
+           plays(hand), me)
+    played = [(0, "4S"), (1, "AS"), (2, "7S"), (3, "6S")]
+    events = [{"type": "play", "seat": s, "card": c} for s, c in played]
+    events += [{"type": "trick", "winner": 1, "number": 1, "cards": [c for _, c in played]},
+               {"type": "play", "seat": 1, "card": "QS"}]
+    rest = hand.removesuffix(" 4S")
+    following = k52(rest, order=[1, 2, 3, 0], trick=[(1, "QS")], sizes=[12, 11, 12, 12], events=events)
+    decide(following, plays("KS 2S 3S 5S"), me)
+    view = _View(following, _memory(me, 0, 4), "koroli52")
+    assert _code("AS") not in view.out and _code("QS") not in view.out  # played, and on the table
+
+
+def test_the_bot_learns_from_a_forced_move_too() -> None:
+    """A decision with one legal action still carries the events since the last one: HeuristicBot must hand it to
+    the koroli heuristic, not answer it on its own, or those plays are lost to the memory."""
+    me = info()
+    bot = HeuristicBot()
+    bot.new_game(me)
+    hand = "KS 2S 3S 5S 3C 4C 6C 5D 6D 7D 8H 9H 4S"
+    first = k52(hand, events=[{"type": "tour", "tour": 2}, {"type": "hand", "seat": 0, "cards": hand.split()}])
+    bot.act(Decision(0, plays(hand), lambda: first))
+    played = [(0, "4S"), (1, "AS"), (2, "7S"), (3, "6S")]
+    events = [{"type": "play", "seat": s, "card": c} for s, c in played]
+    events += [{"type": "trick", "winner": 1, "number": 1, "cards": [c for _, c in played]},
+               {"type": "play", "seat": 1, "card": "2C"}]
+    rest = hand.removesuffix(" 4S")
+    forced = k52(rest, order=[1, 2, 3, 0], trick=[(1, "2C")], sizes=[12, 11, 12, 12], events=events)
+    assert bot.act(Decision(0, plays("3C"), lambda: forced)).text == "play(3C)"
+    assert {_code("AS"), _code("2C")} <= _memory(me, 0, 4).played
 
 
 def test_a_known_void_behind_is_feared() -> None:
