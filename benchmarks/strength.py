@@ -16,7 +16,6 @@ For every game the heuristic plays and every seat count asked for:
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -31,17 +30,7 @@ from protocol.bot import Bot  # noqa: E402
 from referee.engine import Game  # noqa: E402
 from referee.match import play_game  # noqa: E402
 from referee.plugins import load_registry  # noqa: E402
-
-
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from tournaments.ratings import wilson  # noqa: E402
 
 
 @dataclass

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from openskill.models import PlackettLuce
 
-__all__ = ["LiveRatings", "Fit", "fit", "bootstrap", "ELO", "head_to_head", "HeadToHead"]
+__all__ = ["LiveRatings", "Fit", "fit", "bootstrap", "ELO", "head_to_head", "HeadToHead", "wilson"]
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 CENTRE = 1500.0
@@ -226,17 +226,15 @@ class HeadToHead:
             return 0.0, math.inf
         if s in (0.0, 1.0):  # every game the same way: half a game short of certain, Wilson's interval
             edge = 1 - 0.5 / n if s == 1.0 else 0.5 / n
-            z = 1.959964
-            inner = (n + z * z / 2 - z * math.sqrt(n + z * z / 4)) / (n + z * z)  # Wilson bound away from s
-            bound = inner if s == 1.0 else 1 - inner
-            return _elo(edge), abs(_elo(edge) - _elo(bound))
+            low, high = wilson(round(s * n), n)
+            return _elo(edge), abs(_elo(edge) - _elo(low if s == 1.0 else high))
         var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
         margin = 1.959964 * math.sqrt(var / n)
         low, high = max(s - margin, 0.0), min(s + margin, 1.0)
         if 0.0 < low and high < 1.0:
             return _elo(s), (_elo(high) - _elo(low)) / 2
         # The interval reaches a certain result: fall back to the delta method at s, which stays finite.
-        slope = 400 / math.log(10) / max(s * (1 - s), 1 / (4 * n))
+        slope = ELO / max(s * (1 - s), 1 / (4 * n))
         return _elo(s), margin * slope
 
     def los(self) -> float:
@@ -245,6 +243,17 @@ class HeadToHead:
         if decisive == 0:
             return 0.5
         return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: ``k`` successes in ``n`` trials (95% for the default z)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _elo(score: float) -> float:

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from tournaments.ratings import ELO, HeadToHead, LiveRatings, bootstrap, fit, head_to_head
+from tournaments.ratings import ELO, HeadToHead, LiveRatings, bootstrap, fit, head_to_head, wilson
 
 Z95 = 1.959964
 TEAMS = ((0, 2), (1, 3))
@@ -303,7 +303,18 @@ def test_head_to_head_edge_cases() -> None:
     elo, margin = perfect.elo()  # scored as half a game short of 10/10: -400·log10(1/0.95 - 1) ≈ +512
     assert elo == pytest.approx(-400 * math.log10(1 / 0.95 - 1))
     assert math.isfinite(margin) and margin > 0  # a certain result still has an error margin
+    wilson_low = 10 / (10 + Z95**2)  # the Wilson interval's lower end for 10 of 10, in closed form
+    assert margin == pytest.approx(elo + 400 * math.log10(1 / wilson_low - 1))
     assert HeadToHead(0, 1, 0, 0, 10).elo() == pytest.approx((-elo, margin))
+
+
+def test_wilson_interval() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(10, 10)
+    assert (low, high) == pytest.approx((10 / (10 + Z95**2), 1.0))
+    low, high = wilson(30, 100)  # p = 0.3: centre (30 + z²/2) / (100 + z²), half-width z·sqrt(21 + z²/4) / (100 + z²)
+    centre, half = (30 + Z95**2 / 2) / (100 + Z95**2), Z95 * math.sqrt(21 + Z95**2 / 4) / (100 + Z95**2)
+    assert (low, high) == pytest.approx((centre - half, centre + half))
 
 
 # ------------------------------------------------------------------------------------------- live ratings
