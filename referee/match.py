@@ -199,12 +199,15 @@ def play_game(
     result = result_record(game, state, faults, policy)
     stderr: dict[int, str] = {}
     for seat, bot in enumerate(bots):
-        try:
+        try:  # the game is over: a bot failing now, even with sys.exit, changes nothing
             bot.game_over(result)
-        except Exception:  # noqa: BLE001,S110 - the game is over; a bot failing now changes nothing
+        except (Exception, SystemExit):  # noqa: BLE001,S110
             pass
         take = getattr(bot, "take_stderr", None)
-        text = take() if take else ""
+        try:
+            text = take() if take else ""
+        except Exception:  # noqa: BLE001 - a bot's own stderr accessor is its code, too
+            text = ""
         if text:
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],

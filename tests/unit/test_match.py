@@ -8,6 +8,7 @@ record's actions (:func:`trace`) instead of trusting the code under test.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -298,6 +299,17 @@ def test_a_bot_failing_in_game_over_changes_nothing() -> None:
     record = play_game(DURAK, [first, CrashInGameOver()], seed=7)
     assert record.faults == []
     assert first.results == [record.result]
+
+
+def test_a_bot_exiting_in_game_over_changes_nothing() -> None:
+    class ExitInGameOver(FirstLegal):
+        def game_over(self, result: Mapping[str, Any]) -> None:
+            sys.exit(3)
+
+    first = FirstLegal()
+    record = play_game(DURAK, [ExitInGameOver(), first], seed=7)
+    assert record.faults == []
+    assert first.results == [record.result]  # the seats after it still hear the result
 
 
 def test_faults_never_change_the_rules_result_when_the_default_is_what_the_bot_would_play() -> None:
