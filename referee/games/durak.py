@@ -215,6 +215,7 @@ class DurakState(CardState):
         self.beaten_by = [
             t.higher_in_suit[i] | (0 if trumps >> i & 1 else trumps) for i in range(t.size)
         ]
+        self.deal_start = len(self.log)  # a resample relabels from here: a redealt deal's cards are history
         self.log.append(("deal", self.dealer, self.redeals))
         for seat in range(n):
             self.log.append(("hand", seat, hands[seat]))
@@ -591,20 +592,6 @@ class DurakState(CardState):
         places["discard"] = bits(self.discard)
         return places
 
-    def clone(self) -> DurakState:
-        other = object.__new__(DurakState)
-        other.__dict__.update(self.__dict__)
-        other.rng = SplitMix64(self.rng.state)
-        for name in ("hands", "stock", "active", "finishing_order", "log", "priority", "redeal_queue"):
-            setattr(other, name, list(getattr(self, name)))
-        if "table" in self.__dict__:
-            other.table = [list(e) for e in self.table]
-            if "withdrawals" in self.__dict__:
-                # Entries already withdrawn left the table but still count for ``walk``: keep them as copies.
-                other.withdrawals = [other.table[self.table.index(e)] if e in self.table else list(e)
-                                     for e in self.withdrawals]
-        return other
-
     def resample_hidden(self, seat: int, rng: random.Random) -> DurakState:
         other = self.clone()
         # Public places stay: the face-up trump card, and cards seen picked up or withdrawn (KZ-23).
@@ -616,10 +603,11 @@ class DurakState(CardState):
         move = dict(zip(hidden, shuffled, strict=True))
         other.hands = [h if s == seat else remap(h, move) for s, h in enumerate(self.hands)]
         other.stock = [move.get(c, c) for c in self.stock]
-        other.log = [
+        start = self.deal_start
+        other.log = self.log[:start] + [
             (k, s, remap(d, move) if k == "hand" else tuple(move.get(c, c) for c in d))
             if k in ("hand", "draw") and s != seat else (k, s, d)
-            for k, s, d in self.log
+            for k, s, d in self.log[start:]
         ]
         other._legal = None
         return other

@@ -12,6 +12,7 @@ caps below 6 and transfer capacity checks within a bout or two.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -440,6 +441,22 @@ def test_kz_6_a_declined_offer_is_private_and_a_demand_is_public() -> None:
         assert events(state, "deal", seat=seat) == [{"type": "deal", "dealer": 1, "redeal": 0},
                                                     {"type": "deal", "dealer": 1, "redeal": 1}]
     assert state.observe(3)["redeals"] == 1
+
+
+def test_kz_6_a_resample_after_a_redeal_leaves_the_abandoned_deal_alone() -> None:
+    """KZ-6, C-8: the redealt hands are history. Re-dealing the cards seat 0 cannot see may only relabel the
+    current deal; the first deal's hands must stay as they were (every card once)."""
+    state = redeal_deal()
+    play(state, "2:pass", "0:demand_redeal")
+    first = [d for k, _, d in state.log[:state.deal_start] if k == "hand"]
+    for k in range(20):
+        other = state.resample_hidden(0, random.Random(k))
+        assert [d for kind, _, d in other.log[:state.deal_start] if kind == "hand"] == first
+        hands = [d for kind, _, d in other.log[other.deal_start:] if kind == "hand"]
+        union = 0
+        for hand in hands:
+            assert not union & hand  # no card in two hands
+            union |= hand
 
 
 def test_kz_6_there_are_at_most_three_redeals() -> None:
