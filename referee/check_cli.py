@@ -20,7 +20,7 @@ from .botspec import parse_spec
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
-from .cli import _errors, _registry
+from .cli import _errors, _print_json, _registry
 from .errors import ConfigError
 from .plugins import Registry
 
@@ -105,7 +105,7 @@ def check(
             echo(f"report: {report}")
         echo(summary_line(results, seconds, strict=strict))
         if json_out:
-            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+            _print_json(data)
     code = exit_code(results, strict=strict)
     if code:
         raise typer.Exit(code)

@@ -16,7 +16,8 @@ from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
 from .match import Fault, GameRecord, result_record
 
-__all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "read_record", "write_record", "replay"]
+__all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_text", "read_record", "write_record",
+           "replay"]
 
 FORMAT = "referee-record"
 VERSION = 1
@@ -88,9 +89,14 @@ def _stderr(value: Any) -> dict[int, str]:
     return {int(k): v for k, v in value.items()}
 
 
+def record_text(record: GameRecord) -> str:
+    """The record file's text (what :func:`write_record` writes)."""
+    return json.dumps(record_to_dict(record), indent=1) + "\n"
+
+
 def write_record(record: GameRecord, path: str | Path) -> None:
     try:
-        Path(path).write_text(json.dumps(record_to_dict(record), indent=1) + "\n", encoding="utf-8")
+        Path(path).write_text(record_text(record), encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from None
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -22,6 +21,7 @@ from .botspec import check_supports, parse_spec
 from .errors import ConfigError, ExecutorError
 from .match import POLICIES
 from .plugins import Registry
+from .record import record_from_dict, record_text, write_record
 
 app = typer.Typer(help="Round-robin tournaments: every table of the field, every seat rotation, rating tables.",
                   no_args_is_help=True, rich_markup_mode=None)
@@ -107,7 +107,7 @@ class _Reporter:
 
 def print_report(report: Report, fmt: str, json_out: bool) -> None:
     if json_out:
-        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        _cli()._print_json(report.to_json())
         return
     headers = ["rank", "bot", "rating", "± 95%", "games", "mean place", "first %", "last %", "faults"]
     rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}", f"{r['ci']:.0f}" if r["ci"] is not None else "-", r["games"],
@@ -307,14 +307,11 @@ def record(
             data = store.record(key)
         if data is None:
             raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")
-        text = json.dumps(data, indent=1) + "\n"
+        stored = record_from_dict(data)  # a damaged row is a RecordError here, not a file replay chokes on
         if out is None:
-            typer.echo(text, nl=False)
-            return
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot write the record to {out}: {exc.strerror or exc}") from None
+            typer.echo(record_text(stored), nl=False)
+        else:
+            write_record(stored, out)
 
 
 def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:
