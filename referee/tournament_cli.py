@@ -83,7 +83,7 @@ class _Reporter:
         if self.bar is not None:
             self.bar.__exit__(*exc)
 
-    def __call__(self, progress: Progress, outcome: object) -> None:
+    def __call__(self, progress: Progress, game: object) -> None:
         leader = f"leader: {progress.leader}"
         if self.bar is not None:
             if self.task is None:

@@ -31,7 +31,7 @@ from referee.record import record_to_dict
 from .schedule import Scheduled
 from .storage import FinishedGame
 
-__all__ = ["TournamentConfig", "Outcome", "Executor", "LocalExecutor", "GameWorker"]
+__all__ = ["TournamentConfig", "Executor", "LocalExecutor", "GameWorker"]
 
 
 @dataclass(frozen=True)
@@ -58,19 +58,17 @@ class TournamentConfig:
         return cls(**data)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """A finished game: its schedule entry and its row (the record, in the record format, and the stderr
-    tails of faulted seats, encoded where the game was played)."""
-
-    job: Scheduled
-    game: FinishedGame
-
-
 class Executor(Protocol):
-    def run(self, jobs: Iterable[Scheduled]) -> Iterator[Outcome]: ...
+    """Plays scheduled games and yields them as they finish, in any order: a FinishedGame carries its
+    schedule key, so results do not depend on where a game ran."""
 
-    def close(self) -> None: ...
+    def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]: ...
+
+    def close(self) -> None:
+        """Let the games in flight finish, then release the workers and their bots."""
+
+    def terminate(self) -> None:
+        """Stop now (^C, an error): the games in flight are lost."""
 
 
 class GameWorker:
@@ -89,7 +87,7 @@ class GameWorker:
                                                           move_time=self.config.move_time_ms / 1000)
         return self.bots[entrant]
 
-    def play(self, job: Scheduled) -> Outcome:
+    def play(self, job: Scheduled) -> FinishedGame:
         bots = [self._bot(e) for e in job.seating]
         record = play_game(self.game, bots, seed=job.seed, options=self.config.options,
                            policy=self.config.policy)
@@ -98,7 +96,7 @@ class GameWorker:
         data = record_to_dict(record)
         data["bots"] = [self.config.entrants[e] for e in job.seating]
         data.pop("stderr", None)
-        return Outcome(job, FinishedGame.encode(job.seq, job.key, job.seed, data["bots"], data, stderr))
+        return FinishedGame.encode(job.seq, job.key, job.seed, data["bots"], data, stderr)
 
     def close(self) -> None:
         for bot in self.bots.values():
@@ -117,8 +115,9 @@ class GameWorker:
 # _BATCH_SECONDS of play from those reports: one message per game would wake the parent, and preempt a
 # worker, a thousand times a second, which costs more CPU than storing the games. A worker holds two batches,
 # so it never waits for work; near the end of the schedule batches shrink so that the workers finish
-# together. A worker also sends what it has once _FLUSH_SECONDS have passed since its oldest unsent game, so
-# a SIGKILLed run loses only the games in flight: those being played and those finished in the last moments.
+# together. A worker also sends what it has once _FLUSH_SECONDS have passed since its oldest unsent game (it
+# checks after each game), so a SIGKILLed run loses only the games in flight: those being played, and those
+# finished a moment before (at most one game's time before, when one game is slow).
 # When the parent dies the pipe closes: the worker sees it on its next read or write, closes its bots and
 # exits.
 #
@@ -162,7 +161,7 @@ def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]
     try:
         worker = GameWorker(TournamentConfig.from_dict(config))
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which stops the run
-        conn.send_bytes(pickle.dumps(([_Failed(None, f"{type(exc).__name__}: {exc}")], 0.0)))
+        conn.send_bytes(pickle.dumps(([_Failed(None, f"{type(exc).__name__}: {exc}")], 0.0), pickle.HIGHEST_PROTOCOL))
         return
 
     def stop(signum: int, frame: Any) -> None:
@@ -182,7 +181,7 @@ def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]
             started = time.perf_counter()
             for job in jobs:
                 try:
-                    done.append(worker.play(job).game)
+                    done.append(worker.play(job))
                 except Exception as exc:  # noqa: BLE001 - reported to the parent, which stops the run
                     done.append(_Failed(job.key, f"{type(exc).__name__}: {exc}"))
                     failed = True
@@ -193,7 +192,8 @@ def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]
                 elif now - oldest >= _FLUSH_SECONDS:
                     flush()
                     started = now
-            flush()
+            if done:
+                flush()
     except (EOFError, OSError, _Stopped):  # the parent is gone, or stops us (^C, an error elsewhere)
         pass
     finally:
@@ -209,7 +209,7 @@ class LocalExecutor:
         self._inline: GameWorker | None = None
         self._procs: dict[Connection, BaseProcess] = {}
 
-    def run(self, jobs: Iterable[Scheduled]) -> Iterator[Outcome]:
+    def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]:
         if self.workers == 1:
             self._inline = GameWorker(self.config)
             for job in jobs:
@@ -218,7 +218,6 @@ class LocalExecutor:
         pending = list(jobs)
         pending.reverse()  # taken from the end: the schedule's order
         held: dict[Connection, int] = {}  # jobs sent to each worker and not answered yet
-        flight: dict[str, Scheduled] = {}  # those jobs, by key
         per_game: float | None = None  # seconds of play per game, from the workers' reports
 
         def feed(conn: Connection) -> None:
@@ -234,7 +233,6 @@ class LocalExecutor:
                 except OSError:  # the worker is gone: its pipe reads as ended, or holds its last message
                     return
                 held[conn] += len(batch)
-                flight.update((job.key, job) for job in batch)
 
         for _ in range(min(self.workers, len(pending))):
             conn = self._start()
@@ -251,7 +249,7 @@ class LocalExecutor:
                     if isinstance(game, _Failed):
                         raise ExecutorError(game.message())
                     held[conn] -= 1
-                    yield Outcome(flight.pop(game.key), game)
+                    yield game
                 feed(conn)
                 if not held[conn]:
                     del held[conn]

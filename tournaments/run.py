@@ -9,10 +9,10 @@ from typing import Protocol
 
 from referee.engine import Game
 
-from .executor import Executor, Outcome, TournamentConfig
+from .executor import Executor, TournamentConfig
 from .ratings import LiveRatings
 from .schedule import schedule, schedule_size
-from .storage import Store
+from .storage import FinishedGame, Store
 
 __all__ = ["Progress", "ProgressSink", "run_tournament"]
 
@@ -34,7 +34,7 @@ class Progress:
 
 
 class ProgressSink(Protocol):
-    def __call__(self, progress: Progress, outcome: Outcome | None) -> None: ...
+    def __call__(self, progress: Progress, game: FinishedGame | None) -> None: ...
 
 
 def run_tournament(store: Store, config: TournamentConfig, game: Game,
@@ -62,16 +62,15 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     executor = make_executor(config)
     played = 0
     try:
-        for outcome in executor.run(jobs):
-            store.add(outcome.game)
-            live.update(outcome.game.seating, outcome.game.places, teams)
+        for finished_game in executor.run(jobs):
+            store.add(finished_game)
+            live.update(finished_game.seating, finished_game.places, teams)
             played += 1
             finished += 1
             if progress:
-                progress(Progress(finished, total, *live.leader(), started, len(done)), outcome)
+                progress(Progress(finished, total, *live.leader(), started, len(done)), finished_game)
     except BaseException:
-        terminate = getattr(executor, "terminate", None)
-        (terminate or executor.close)()
+        executor.terminate()
         raise
     executor.close()
     return played

@@ -24,10 +24,10 @@ from proctable import descendants, living
 
 from referee.errors import ExecutorError
 from referee.plugins import load_registry
-from tournaments.executor import GameWorker, LocalExecutor, Outcome, TournamentConfig, start_method
+from tournaments.executor import GameWorker, LocalExecutor, TournamentConfig, start_method
 from tournaments.run import run_tournament
 from tournaments.schedule import Scheduled, schedule
-from tournaments.storage import Store
+from tournaments.storage import FinishedGame, Store
 
 BOTS = ["heuristic", "random", "first"]
 DEADLINE = 60.0
@@ -43,7 +43,7 @@ def jobs_of(cfg: TournamentConfig) -> list[Scheduled]:
     return list(schedule(len(cfg.entrants), cfg.seats, cfg.games, seed=cfg.seed, duplicate=cfg.duplicate))
 
 
-def run_all(cfg: TournamentConfig, workers: int) -> list[Outcome]:
+def run_all(cfg: TournamentConfig, workers: int) -> list[FinishedGame]:
     executor = LocalExecutor(cfg, workers)
     try:
         return list(executor.run(jobs_of(cfg)))
@@ -58,22 +58,22 @@ def worker_processes() -> list[object]:
 
 
 @pytest.fixture(scope="module")
-def inline() -> dict[str, Outcome]:
+def inline() -> dict[str, FinishedGame]:
     """The reference: every game of the schedule played in this process."""
-    return {o.job.key: o for o in run_all(config(), 1)}
+    return {o.key: o for o in run_all(config(), 1)}
 
 
 @pytest.mark.parametrize("workers", [2, 3])
-def test_every_game_comes_back_once_and_equal_to_inline(inline: dict[str, Outcome], workers: int) -> None:
+def test_every_game_comes_back_once_and_equal_to_inline(inline: dict[str, FinishedGame], workers: int) -> None:
     outcomes = run_all(config(), workers)
-    keys = [o.job.key for o in outcomes]
+    keys = [o.key for o in outcomes]
     assert len(keys) == len(set(keys)) == len(inline) == 3 * 2 * 40
     for outcome in outcomes:
-        assert outcome == inline[outcome.job.key]  # job, seating, places, the whole record text
+        assert outcome == inline[outcome.key]  # seq, seed, seating, places, the whole record text
     assert not worker_processes(), "close() must end every worker"
 
 
-def test_spawned_workers_when_other_threads_run(inline: dict[str, Outcome]) -> None:
+def test_spawned_workers_when_other_threads_run(inline: dict[str, FinishedGame]) -> None:
     stop = threading.Event()
     other = threading.Thread(target=stop.wait, daemon=True)
     other.start()
@@ -83,7 +83,7 @@ def test_spawned_workers_when_other_threads_run(inline: dict[str, Outcome]) -> N
     finally:
         stop.set()
         other.join()
-    assert {o.job.key: o for o in outcomes} == inline
+    assert {o.key: o for o in outcomes} == inline
 
 
 def test_a_single_threaded_process_forks_its_workers() -> None:
@@ -100,7 +100,7 @@ def test_fewer_jobs_than_workers() -> None:
         outcomes = list(executor.run(jobs))
     finally:
         executor.close()
-    assert [o.job for o in outcomes] == jobs
+    assert [(o.seq, o.key, o.seed) for o in outcomes] == [(j.seq, j.key, j.seed) for j in jobs]
     assert not worker_processes()
 
 
@@ -112,7 +112,7 @@ def test_a_killed_worker_stops_the_run_with_one_line_and_keeps_what_was_stored(t
     game = load_registry().game(cfg.game)
     killed: list[int] = []
 
-    def progress(p: object, outcome: Outcome | None) -> None:
+    def progress(p: object, outcome: FinishedGame | None) -> None:
         if outcome is not None and not killed:
             victim = worker_processes()[0]
             killed.append(victim.pid)  # type: ignore[attr-defined]
@@ -136,7 +136,7 @@ def test_a_game_that_raises_in_a_worker_names_the_game(monkeypatch: pytest.Monke
     bad = jobs_of(cfg)[17].key
     play = GameWorker.play
 
-    def broken(self: GameWorker, job: Scheduled) -> Outcome:
+    def broken(self: GameWorker, job: Scheduled) -> FinishedGame:
         if job.key == bad:
             raise ZeroDivisionError("a bug in a game")
         return play(self, job)
@@ -146,7 +146,7 @@ def test_a_game_that_raises_in_a_worker_names_the_game(monkeypatch: pytest.Monke
     seen = []
     with pytest.raises(ExecutorError) as err:
         for outcome in executor.run(jobs_of(cfg)):
-            seen.append(outcome.job.key)
+            seen.append(outcome.key)
     executor.terminate()
     assert str(err.value) == f"game {bad} failed in a worker process: ZeroDivisionError: a bug in a game"
     assert bad not in seen
@@ -203,7 +203,7 @@ DRIVER = textwrap.dedent("""
     print("started", end=" ")  # not flushed: stdout is a pipe, so this sits in the buffer a fork copies
     executor = LocalExecutor(config, workers)
     for outcome in executor.run(schedule(3, seats, games, seed=7)):
-        sys.stderr.write(outcome.job.key + "\\n")
+        sys.stderr.write(outcome.key + "\\n")
         sys.stderr.flush()
     executor.close()
     print("finished")
