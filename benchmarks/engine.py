@@ -13,18 +13,13 @@ measured in the same run.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 import time
 
-# Run as a script, this folder comes first on sys.path, where protocol.py would shadow the `protocol` package.
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+from tabulate import tabulate
 
-from tabulate import tabulate  # noqa: E402
-
-from referee.match import play_game  # noqa: E402
-from referee.plugins import load_registry  # noqa: E402
+from referee.match import play_game
+from referee.plugins import load_registry
 
 
 def bare_loop(game, seats: int, seconds: float) -> tuple[int, int, float]:

@@ -16,21 +16,17 @@ For every game the heuristic plays and every seat count asked for:
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from dataclasses import dataclass, field
 
-# Run as a script, this folder comes first on sys.path, where protocol.py would shadow the `protocol` package.
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+from tabulate import tabulate
 
-from tabulate import tabulate  # noqa: E402
-
-from protocol.bot import Bot  # noqa: E402
-from referee.engine import Game  # noqa: E402
-from referee.match import play_game  # noqa: E402
-from referee.plugins import load_registry  # noqa: E402
-from tournaments.ratings import wilson  # noqa: E402
+from protocol.bot import Bot
+from referee.engine import Game
+from referee.match import play_game
+from referee.plugins import load_registry
+from tournaments.ratings import wilson
 
 
 @dataclass

@@ -35,19 +35,15 @@ import tempfile
 import time
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on sys.path, and benchmarks/protocol.py would shadow the
-# `protocol` package (worker processes inherit the cleaned path).
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+import numpy as np
+from tabulate import tabulate
 
-import numpy as np  # noqa: E402
-from tabulate import tabulate  # noqa: E402
-
-from referee.plugins import load_registry  # noqa: E402
-from tournaments.executor import GameWorker, LocalExecutor, TournamentConfig  # noqa: E402
-from tournaments.ratings import ELO, bootstrap, fit  # noqa: E402
-from tournaments.run import run_tournament  # noqa: E402
-from tournaments.schedule import schedule, schedule_size  # noqa: E402
-from tournaments.storage import Store  # noqa: E402
+from referee.plugins import load_registry
+from tournaments.executor import GameWorker, LocalExecutor, TournamentConfig
+from tournaments.ratings import ELO, bootstrap, fit
+from tournaments.run import run_tournament
+from tournaments.schedule import schedule, schedule_size
+from tournaments.storage import Store
 
 GAME = "kazaki"
 SEATS = 3

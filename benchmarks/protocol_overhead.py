@@ -10,7 +10,7 @@ Measured in one run, on the same machine:
 and prints both and (b)/(a). It also counts how many bot processes 100 games started (one per bot is the
 goal: processes are reused across games).
 
-    python benchmarks/protocol.py [--games 300] [--echo 20000]
+    python benchmarks/protocol_overhead.py [--games 300] [--echo 20000]
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ import argparse
 import os
 import sys
 import time
-
-# Run as a script, this file's folder comes first on sys.path and its name would shadow the `protocol` package.
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
 from protocol.bot import Decision
 from protocol.remote import RemoteBot
