@@ -38,14 +38,13 @@ from typing import Any
 
 from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
-from protocol.cards import Card
+from protocol.cards import STANDARD_SUITS, Card
 
 __all__ = ["GAMES", "choose", "expected_tricks"]
 
 GAMES = frozenset({"koroli", "koroli52"})
 
-SUITS = "CDHS"
-_SUIT = {s: i for i, s in enumerate(SUITS)}
+_SUIT = {s: i for i, s in enumerate(STANDARD_SUITS)}
 ACE = 14
 
 # ------------------------------------------------------------------------------------------ constants

@@ -39,15 +39,14 @@ from typing import Any
 
 from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
+from protocol.cards import STANDARD_SUITS, Card
 
 __all__ = ["GAMES", "choose"]
 
 GAMES = frozenset({"kozel", "kozel-hvaleny", "kozel-nn"})
 TEAM_GAMES = frozenset({"kozel-hvaleny", "kozel-nn"})
 
-SUITS = "CDHS"
 TRUMP = 4  # the effective suit of every trump; 0..3 are the natural suits
-_RANKS = {"J": 11, "Q": 12, "K": 13, "A": 14}
 POINTS = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}  # KO-2, KH-4, KN-4
 
 # Strength orders, weakest first (RULES.md), written out here: a bot never imports the engine.
@@ -97,11 +96,6 @@ KN_REDEAL_BELOW = 6.5
 BOAST_BOTH_FROM = 5  # TEAM_PLAIN.index(10)
 
 
-def _rank(text: str) -> int:
-    head = text[:-1]
-    return _RANKS.get(head) or int(head)
-
-
 class _Rules:
     """The cards of one game with their effective suit, power and points (KO-1, KO-7, KH-3, KN-3)."""
 
@@ -112,8 +106,8 @@ class _Rules:
         self.power: dict[str, int] = {}
         self.points: dict[str, int] = {}
         for text in self.cards:
-            rank = _rank(text)
-            self.eff[text] = SUITS.index(text[-1])
+            rank = Card.parse(text).rank
+            self.eff[text] = STANDARD_SUITS.index(text[-1])
             self.power[text] = order.get(rank, -1)  # set below for the trumps
             self.points[text] = POINTS.get(rank, 0)
         self.trumps = tuple(t for t in trumps if t in self.points)
@@ -137,16 +131,12 @@ def _rules(game: str, trump: str | None, seats: int) -> _Rules:
     if game == "kozel":
         assert trump is not None
         removed = KO_REMOVED_3P if seats == 3 else ()
-        cards = [_text(r, s) for s in SUITS for r in range(7, 15)]
-        suit = [_text(r, trump) for r in KO_PLAIN]
+        cards = [str(Card(r, s)) for s in STANDARD_SUITS for r in range(7, 15)]
+        suit = [str(Card(r, trump)) for r in KO_PLAIN]
         trumps = [t for t in suit if t not in KO_SPECIAL_JACKS] + list(KO_SPECIAL_JACKS)
         return _Rules((c for c in cards if c not in removed), trumps, KO_PLAIN)
-    cards = [_text(r, s) for s in SUITS for r in range(6, 15)]
+    cards = [str(Card(r, s)) for s in STANDARD_SUITS for r in range(6, 15)]
     return _Rules(cards, KH_TRUMPS if game == "kozel-hvaleny" else KN_TRUMPS, TEAM_PLAIN)
-
-
-def _text(rank: int, suit: str) -> str:
-    return {11: "J", 12: "Q", 13: "K", 14: "A"}.get(rank, str(rank)) + suit
 
 
 def _none(pool: int, good: int, hand: int) -> float:
