@@ -17,7 +17,7 @@ from .actions import Action
 from .bot import BotBase, Decision, GameInfo
 from .errors import BotCrashed, BotError, BotStalled, BotTimeout, ProtocolViolation
 from .transport import Transport
-from .wire import PROTOCOL_VERSIONS, bye, game_over, hello, new_game, request
+from .wire import PROTOCOL_VERSIONS, bye, game_over, hello, hello_problems, new_game, request
 
 __all__ = ["RemoteBot", "LATENCY_GRACE"]
 
@@ -88,14 +88,10 @@ class RemoteBot(BotBase):
             self._start_error = exc
 
     def _accept_hello(self, reply: Mapping[str, Any]) -> None:
-        version, name, games = reply.get("version"), reply.get("name"), reply.get("games")
-        if not isinstance(version, int) or isinstance(version, bool) or version not in PROTOCOL_VERSIONS:
-            raise ProtocolViolation(f"hello picks version {version!r}, not one of {list(PROTOCOL_VERSIONS)}")
-        if not isinstance(name, str) or not name:
-            raise ProtocolViolation("hello must carry a non-empty 'name'")
-        if games is not None and not (isinstance(games, list) and all(isinstance(g, str) for g in games)):
-            raise ProtocolViolation("hello 'games' must be a list of game ids")
-        self.version, self.bot_name, self.games = version, name, games
+        problems = hello_problems(reply, PROTOCOL_VERSIONS)
+        if problems:
+            raise ProtocolViolation(f"bad hello: {'; '.join(problems)}")
+        self.version, self.bot_name, self.games = reply["version"], reply["name"], reply.get("games")
 
     def _drop(self) -> None:
         """Kill the process (if any) and keep its last stderr for this game's record."""

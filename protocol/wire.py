@@ -8,6 +8,7 @@ not a msgpack map (text printed on stdout, garbage bytes, a bare number) is *mal
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -24,6 +25,7 @@ __all__ = [
     "request",
     "game_over",
     "bye",
+    "hello_problems",
 ]
 
 #: The protocol versions this side speaks, newest last.
@@ -113,3 +115,19 @@ def game_over(result: dict[str, Any]) -> dict[str, Any]:
 
 def bye() -> dict[str, Any]:
     return {"type": "bye"}
+
+
+def hello_problems(reply: Mapping[str, Any], offered: Sequence[int], *, every_key: bool = False) -> list[str]:
+    """What is wrong with a bot's hello (docs/PROTOCOL.md 5.2); empty when nothing is. The referee accepts a
+    hello without ``games`` (any game); ``every_key`` also requires ``type``, ``version``, ``name`` and
+    ``games`` to be present, as ``referee check`` does."""
+    keys = ("type", "version", "name", "games") if every_key else ("version", "name")
+    problems = [f"no '{key}' key" for key in keys if key not in reply]
+    version, name, games = reply.get("version"), reply.get("name"), reply.get("games")
+    if "version" in reply and (not isinstance(version, int) or isinstance(version, bool) or version not in offered):
+        problems.append(f"version {version!r} is not one of the offered {list(offered)}")
+    if "name" in reply and not (isinstance(name, str) and name):
+        problems.append(f"name {name!r} is not a non-empty string")
+    if games is not None and not (isinstance(games, list) and all(isinstance(g, str) for g in games)):
+        problems.append(f"games {games!r} is neither nil nor an array of strings")
+    return problems

@@ -28,7 +28,7 @@ from protocol.actions import Action
 from protocol.bot import BotBase, Decision
 from protocol.errors import BotError, BotTimeout, ConfigError, RefereeError
 from protocol.remote import LATENCY_GRACE
-from protocol.wire import PROTOCOL_VERSIONS, bye, hello, pack
+from protocol.wire import PROTOCOL_VERSIONS, bye, hello, hello_problems, pack
 
 from .harness import (
     EXIT_TIME,
@@ -342,25 +342,12 @@ def _frame(value: Any) -> str:
     return json.dumps(jsonable(value), ensure_ascii=False)[:200]
 
 
-def hello_problems(reply: Mapping[str, Any], offered: Sequence[int]) -> list[str]:
-    """What is wrong with a bot's hello (docs/PROTOCOL.md 5.2); empty when nothing is."""
-    problems = [f"no '{key}' key" for key in ("type", "version", "name", "games") if key not in reply]
-    version, name, games = reply.get("version"), reply.get("name"), reply.get("games")
-    if "version" in reply and (not isinstance(version, int) or isinstance(version, bool) or version not in offered):
-        problems.append(f"version {version!r} is not one of the offered {list(offered)}")
-    if "name" in reply and not (isinstance(name, str) and name):
-        problems.append(f"name {name!r} is not a non-empty string")
-    if games is not None and not (isinstance(games, list) and all(isinstance(g, str) for g in games)):
-        problems.append(f"games {games!r} is neither nil nor an array of strings")
-    return problems
-
-
 def hello_valid(s: Session) -> Outcome:
     reply, problem, _ = s.handshake()
     if reply is None or reply.get("type") != "hello":
         return broken("no hello to check (see 2.1)", expected=_HELLO_SHAPE,
                       actual=problem or _frame(reply))
-    problems = hello_problems(reply, PROTOCOL_VERSIONS)
+    problems = hello_problems(reply, PROTOCOL_VERSIONS, every_key=True)
     if problems:
         return broken("; ".join(problems), expected=_HELLO_SHAPE, actual=_frame(reply))
     games = reply["games"]

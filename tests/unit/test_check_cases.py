@@ -240,17 +240,6 @@ def test_shared_runs_are_made_once_and_credited_to_every_case(registry: Any) -> 
 # ------------------------------------------------------------------------------------------------ hello
 
 
-def test_hello_problems() -> None:
-    good = {"type": "hello", "version": 1, "name": "x", "games": None}
-    assert C.hello_problems(good, (1,)) == []
-    assert C.hello_problems({**good, "games": ["durak"], "extra": 1}, (1,)) == []
-    assert C.hello_problems({k: v for k, v in good.items() if k != "games"}, (1,)) == ["no 'games' key"]
-    assert "version 2" in C.hello_problems({**good, "version": 2}, (1,))[0]
-    assert "version True" in C.hello_problems({**good, "version": True}, (1,))[0]
-    assert "name ''" in C.hello_problems({**good, "name": ""}, (1,))[0]
-    assert "games 'durak'" in C.hello_problems({**good, "games": "durak"}, (1,))[0]
-
-
 # ------------------------------------------------------------------------------------------------ transcripts
 
 

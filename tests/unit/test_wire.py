@@ -13,7 +13,18 @@ import msgpack
 import pytest
 
 from protocol.errors import ProtocolViolation
-from protocol.wire import MAX_FRAME, PROTOCOL_VERSIONS, FrameDecoder, bye, game_over, hello, new_game, pack, request
+from protocol.wire import (
+    MAX_FRAME,
+    PROTOCOL_VERSIONS,
+    FrameDecoder,
+    bye,
+    game_over,
+    hello,
+    hello_problems,
+    new_game,
+    pack,
+    request,
+)
 
 # ------------------------------------------------------------------------------------------------ hand encoding
 
@@ -319,3 +330,16 @@ def test_small_max_frame_is_enforced() -> None:
     decoder = FrameDecoder(max_frame=64)
     assert decoder.feed(pack({"type": "ok"})) == [{"type": "ok"}]
     assert_violation("oversized", decoder, [pack({"type": "x", "p": "z" * 100})])
+
+
+def test_hello_problems() -> None:
+    good = {"type": "hello", "version": 1, "name": "x", "games": None}
+    assert hello_problems(good, (1,), every_key=True) == []
+    assert hello_problems({**good, "games": ["durak"], "extra": 1}, (1,), every_key=True) == []
+    assert hello_problems({k: v for k, v in good.items() if k != "games"}, (1,), every_key=True) == ["no 'games' key"]
+    assert hello_problems({k: v for k, v in good.items() if k != "games"}, (1,)) == []  # the referee's reading
+    assert hello_problems({"type": "hello"}, (1,)) == ["no 'version' key", "no 'name' key"]
+    assert "version 2" in hello_problems({**good, "version": 2}, (1,))[0]
+    assert "version True" in hello_problems({**good, "version": True}, (1,))[0]
+    assert "name ''" in hello_problems({**good, "name": ""}, (1,))[0]
+    assert "games 'durak'" in hello_problems({**good, "games": "durak"}, (1,))[0]
