@@ -20,7 +20,7 @@ from .botspec import parse_spec
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
-from .cli import _errors, _print_json, _registry
+from .cli_common import cli_registry, one_line_errors, print_json
 from .errors import ConfigError
 from .plugins import Registry
 
@@ -65,7 +65,7 @@ def check(
 
     Example: referee check 'cmd:node bots/examples/js/bot.js' --seed 1
     """
-    with _errors():
+    with one_line_errors():
         selected = select(cases)
         if list_only:
             for line in list_cases(selected):
@@ -75,7 +75,7 @@ def check(
             raise ConfigError("referee check needs a bot SPEC, like 'cmd:python3 mybot.py' (or --list)")
         if report is not None and not (report.parent.is_dir() and os.access(report.parent, os.W_OK)):
             raise ConfigError(f"cannot write the report to {report}: its folder does not exist or is not writable")
-        registry = _registry()
+        registry = cli_registry()
         argv, name = program_for(spec, registry)
         for game_id in game:
             registry.game(game_id)  # an unknown game is a usage error, before anything starts
@@ -105,7 +105,7 @@ def check(
             echo(f"report: {report}")
         echo(summary_line(results, seconds, strict=strict))
         if json_out:
-            _print_json(data)
+            print_json(data)
     code = exit_code(results, strict=strict)
     if code:
         raise typer.Exit(code)

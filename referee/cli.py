@@ -10,8 +10,6 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +17,13 @@ import typer
 from tabulate import tabulate
 
 from .botspec import check_supports, parse_spec
+from .check_cli import check
+from .cli_common import cli_registry, one_line_errors, parse_options, print_json
 from .engine import Game, State
-from .errors import ConfigError, RefereeError
+from .errors import ConfigError
 from .match import POLICIES, GameRecord, play_game
-from .plugins import Registry, load_registry
-from .record import read_record, record_to_dict, replay, write_record
+from .record import read_record, replay, write_record
+from .tournament_cli import app as tournament_app
 
 app = typer.Typer(
     name="referee",
@@ -35,55 +35,20 @@ app = typer.Typer(
 )
 
 
-@contextmanager
-def _errors() -> Iterator[None]:
-    """One clear line and exit code 2 for every error the project raises on purpose; never a traceback."""
-    try:
-        yield
-    except RefereeError as exc:
-        typer.echo(f"referee: error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except KeyboardInterrupt:
-        typer.echo("referee: interrupted", err=True)
-        raise typer.Exit(130) from None
-
-
-def _registry() -> Registry:
-    registry = load_registry()
-    for error in registry.errors:
-        typer.echo(f"referee: warning: {error}", err=True)
-    return registry
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """``KEY=VALUE`` pairs from the command line (values are checked by the game)."""
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip() or not value.strip():
-            raise ConfigError(f"--option takes KEY=VALUE (like transfer=true), got {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
-
-
 # ------------------------------------------------------------------------------------------------ games
 
 
 @app.command()
 def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the games, their seat ranges, teams and options with defaults."""
-    with _errors():
-        registry = _registry()
+    with one_line_errors():
+        registry = cli_registry()
         rows = []
         for _, entry in sorted(registry.games.items()):
             rows.append({**entry.game.describe(), "source": {"package": entry.source.package,
                                                             "version": entry.source.version}})
         if json_out:
-            _print_json({"games": rows})
+            print_json({"games": rows})
             return
         table = [
             [r["id"], f"{r['min_seats']}-{r['max_seats']}", "yes" if r["teams"] else "no",
@@ -97,15 +62,15 @@ def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instea
 @app.command()
 def bots(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the registered bots, the games they support and where they come from."""
-    with _errors():
-        registry = _registry()
+    with one_line_errors():
+        registry = cli_registry()
         rows: list[dict[str, Any]] = [
             {"name": e.name, "description": e.description, "games": list(e.games) if e.games is not None else None,
              "source": {"package": e.source.package, "version": e.source.version}}
             for _, e in sorted(registry.bots.items())
         ]
         if json_out:
-            _print_json({"bots": rows})
+            print_json({"bots": rows})
             return
         table = [[r["name"], ", ".join(r["games"]) if r["games"] is not None else "all",
                   f"{r['source']['package']} {r['source']['version']}", r["description"]] for r in rows]
@@ -150,7 +115,7 @@ def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
 def _print_result(record: GameRecord, game: Game, json_out: bool) -> None:
     summary = _summary(record, game)
     if json_out:
-        _print_json(summary)
+        print_json(summary)
         return
     opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in record.options.items()) or "no options"
     typer.echo(f"{record.game} with {record.seats} seats, seed {record.seed}, dealer {record.dealer} ({opts})")
@@ -210,8 +175,8 @@ def play(
 
     Example: referee play durak --bot heuristic --bot random --seed 7 --verbose
     """
-    with _errors():
-        registry = _registry()
+    with one_line_errors():
+        registry = cli_registry()
         chosen = registry.game(game)
         options = parse_options(option)
         chosen.configure(options)
@@ -256,8 +221,8 @@ def replay_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
 ) -> None:
     """Re-play a game record and print its result; a record that does not replay is an error."""
-    with _errors():
-        registry = _registry()
+    with one_line_errors():
+        registry = cli_registry()
         stored = read_record(file)
         game = registry.game(stored.game)
         out = sys.stderr if json_out else sys.stdout
@@ -265,15 +230,14 @@ def replay_cmd(
         _print_result(replayed, game, json_out)
 
 
+app.add_typer(tournament_app, name="tournament")
+app.command("check")(check)
+
+
 def main() -> None:
     """The console script: usage errors, like every other error, are one line and exit code 2."""
     from typer.exceptions import TyperException
 
-    from .check_cli import check
-    from .tournament_cli import app as tournament_app
-
-    app.add_typer(tournament_app, name="tournament")
-    app.command("check")(check)
     try:
         code = app(standalone_mode=False)
     except typer.Abort:
@@ -291,4 +255,4 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-__all__ = ["app", "main", "record_to_dict"]
+__all__ = ["app", "main"]

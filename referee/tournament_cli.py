@@ -18,6 +18,7 @@ from tournaments.schedule import schedule_size
 from tournaments.storage import Store
 
 from .botspec import check_supports, parse_spec
+from .cli_common import cli_registry, one_line_errors, parse_options, print_json
 from .errors import ConfigError, ExecutorError
 from .match import POLICIES
 from .plugins import Registry
@@ -28,12 +29,6 @@ app = typer.Typer(help="Round-robin tournaments: every table of the field, every
 
 DEFAULT_DB = Path("tournament.db")
 DEFAULT_GAMES = 1000
-
-
-def _cli():  # the shared helpers of the main CLI module (imported late: it imports this module)
-    from . import cli
-
-    return cli
 
 
 def entrant_names(specs: list[str], registry: Registry) -> list[str]:
@@ -107,7 +102,7 @@ class _Reporter:
 
 def print_report(report: Report, fmt: str, json_out: bool) -> None:
     if json_out:
-        _cli()._print_json(report.to_json())
+        print_json(report.to_json())
         return
     headers = ["rank", "bot", "rating", "± 95%", "games", "mean place", "first %", "last %", "faults"]
     rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}", f"{r['ci']:.0f}" if r["ci"] is not None else "-", r["games"],
@@ -196,12 +191,11 @@ def run(
     Every K-subset of the entrants plays every seat rotation, N deals each; results go to --db as they finish.
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
     """
-    cli = _cli()
-    with cli._errors():
+    with one_line_errors():
         _check_format(fmt)
-        registry = cli._registry()
+        registry = cli_registry()
         chosen = registry.game(game)
-        options = chosen.configure(cli.parse_options(option))
+        options = chosen.configure(parse_options(option))
         specs = list(bot) or sorted(n for n, e in registry.bots.items() if e.supports(game))
         if len(specs) < 2 and not bot:
             raise ConfigError(f"fewer than two registered bots play {game}; name the entrants with --bot")
@@ -266,8 +260,7 @@ def games(
 
     A game's key names it for 'referee tournament record DB KEY', which prints its record for 'referee replay'.
     """
-    cli = _cli()
-    with cli._errors():
+    with one_line_errors():
         _check_format(fmt)
         with Store(db, create=False) as store:
             config = store.config()
@@ -278,7 +271,7 @@ def games(
             rows = [row for row in store.games()
                     if (bot is None or bot in row.seating) and (not faults or row.faults)]
         if json_out:
-            cli._print_json({"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": r.seating,
+            print_json({"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": r.seating,
                                         "places": r.places, "decisions": r.decisions, "faults": r.faults}
                                        for r in rows]})
             return
@@ -299,8 +292,7 @@ def record(
 
     Example: referee tournament record tournament.db t0.d3.r1 -o game.json && referee replay game.json -v
     """
-    cli = _cli()
-    with cli._errors():
+    with one_line_errors():
         with Store(db, create=False) as store:
             if store.config() is None:
                 raise ConfigError(f"{db} holds no tournament")
@@ -316,10 +308,9 @@ def record(
 
 def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:
     """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
-    cli = _cli()
-    with cli._errors():
+    with one_line_errors():
         _check_format(fmt)
-        registry = cli._registry()
+        registry = cli_registry()
         with Store(db, create=False) as store:
             stored = store.config()
             if stored is None:
