@@ -120,7 +120,7 @@ def _print_result(record: GameRecord, game: Game, json_out: bool) -> None:
     opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in record.options.items()) or "no options"
     typer.echo(f"{record.game} with {record.seats} seats, seed {record.seed}, dealer {record.dealer} ({opts})")
     fields = [k for k in summary["seats"][0] if k not in ("seat", "bot", "place", "score", "faults", "stderr")]
-    rows = [[s["seat"], s["bot"], *(s[k] for k in fields), s["place"], _score_text(s["score"]),
+    rows = [[s["seat"], s["bot"], *(s[k] for k in fields), s["place"], game.score_text(s["score"]),
              ", ".join(f"{f['kind']}@{f['decision']}" for f in s["faults"]) or "-"] for s in summary["seats"]]
     typer.echo(tabulate(rows, headers=["seat", "bot", *(k.replace("_", " ") for k in fields), "place", "score",
                                        "faults"]))
@@ -141,16 +141,6 @@ def _print_result(record: GameRecord, game: Game, json_out: bool) -> None:
     if record.faults and record.policy == "forfeit":
         extra.append("faulted seats forfeit (placed last)")
     typer.echo(f"{record.decisions} decisions; " + "; ".join(extra) if extra else f"{record.decisions} decisions")
-
-
-def _score_text(score: Any) -> str:
-    """A score for the table: numbers as they are, a game's detailed score by its headline figure."""
-    if isinstance(score, dict):
-        for key in ("total", "role", "points"):
-            if key in score:
-                return str(score[key])
-        return json.dumps(score)
-    return str(score)
 
 
 @app.command()

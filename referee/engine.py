@@ -10,6 +10,7 @@ Games implement this API; the runner, the protocol, the bots, tournaments and th
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -160,6 +161,10 @@ class Game(ABC):
             if seat in members:
                 return {"team": name}
         return {}
+
+    def score_text(self, score: Any) -> str:
+        """A seat's score (C-10 ``scores``) for a result table: by default as it is, JSON when structured."""
+        return json.dumps(score) if isinstance(score, dict | list) else str(score)
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         """One event (wire form) in plain words, for ``--verbose``."""

@@ -54,6 +54,10 @@ class Koroli(Game):
         """The seat's final role (its title after the reign) and the title the introduction gave it."""
         return {"title": result["roles"][seat], "introduction_title": result["titles"][seat]}
 
+    def score_text(self, score: Any) -> str:
+        """The headline of the score: the seat's role at the end of the reign."""
+        return str(score["role"])
+
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
 

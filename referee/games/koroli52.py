@@ -64,6 +64,10 @@ class Koroli52(Game):
         """The seat's final title (K52 ranking after tour 10) and whether it became the Emperor."""
         return {"title": result["titles"][seat], "emperor": result.get("emperor") == seat}
 
+    def score_text(self, score: Any) -> str:
+        """The headline of the score: the seat's points over the ten tours."""
+        return str(score["total"])
+
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
 

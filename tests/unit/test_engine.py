@@ -297,3 +297,13 @@ def test_parse_action_matches_exact_text_only() -> None:
         state.parse_action("attack(AH,AD)")
     with pytest.raises(IllegalActionError):
         state.parse_action(" attack(AD,AH)")
+
+
+def test_score_text_is_the_games_headline_of_a_score() -> None:
+    from referee.games.koroli import Koroli
+    from referee.games.koroli52 import Koroli52
+
+    assert Durak().score_text(1) == "1"
+    assert Durak().score_text({"a": 1}) == '{"a": 1}'  # a structured score the game does not summarise
+    assert Koroli().score_text({"role": "Prince", "tricks": [0, 1, None]}) == "Prince"
+    assert Koroli52().score_text({"total": 23, "tricks": [3, 1], "bargain_net": -3}) == "23"
