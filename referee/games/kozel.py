@@ -161,16 +161,21 @@ class KozelTrickState(CardState):
         self.trick.append(card)
         self.log.append(("play", seat, card))
 
-    def _close_trick(self) -> int:
-        """C-9: the winner takes the trick and leads the next one (KO-11, KH-9, KN-11)."""
-        cards = tuple(self.trick)
-        winner = (self.leader + self.rules.winner(cards)) % self.seats
+    def _take(self, winner: int, cards: Sequence[int]) -> int:
+        """``winner`` takes ``cards`` as one trick: its points (returned), its count and the discard."""
         points = self.rules.points
         won = sum(points[c] for c in cards)
         self.won[winner] += won
         self.tricks_won[winner] += 1
         for c in cards:
             self.discard |= 1 << c
+        return won
+
+    def _close_trick(self) -> int:
+        """C-9: the winner takes the trick and leads the next one (KO-11, KH-9, KN-11)."""
+        cards = tuple(self.trick)
+        winner = (self.leader + self.rules.winner(cards)) % self.seats
+        won = self._take(winner, cards)
         self.tricks.append((self.leader, cards, winner, won))
         self.log.append(("trick", winner, (self.leader, cards, won)))
         self.trick = []

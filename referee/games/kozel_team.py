@@ -565,18 +565,12 @@ class NNState(TeamState):
         winners = []
         stack_points = []
         for stack in self.stacks:
-            suit = rules.eff[stack[0][1]]
-            winner, best = stack[0]
-            for seat, card in stack[1:]:
-                if rules.eff[card] == suit and rules.power[card] > rules.power[best]:
-                    winner, best = seat, card
-            points = sum(rules.points[c] for _, c in stack)
-            self.won[winner] += points
-            self.tricks_won[winner] += 1
-            for _, card in stack:
-                self.discard |= 1 << card
+            # KN-20 step 6: a trick led by the boaster's card; boasting cards are non-trumps (KN-21), so the
+            # highest card of the led suit wins, as in any trick.
+            cards = [c for _, c in stack]
+            winner = stack[rules.winner(cards)][0]
             winners.append(winner)
-            stack_points.append(points)
+            stack_points.append(self._take(winner, cards))
         self.stack_winners = tuple(winners)
         if self.k == 2 and stack_points[1] > stack_points[0]:  # KN-22: the bigger stack, stack 1 on a tie
             self.first_leader = winners[1]
