@@ -15,12 +15,15 @@ from functools import cache
 from typing import Self
 
 from protocol.actions import Action
-from protocol.cards import Deck
+from protocol.cards import STANDARD_SUITS, Deck
 
 from ..engine import State
 from ..rng import SplitMix64
 
-__all__ = ["bits", "remap", "TrickTables", "tables", "CardState"]
+__all__ = ["DECK36", "bits", "remap", "TrickTables", "tables", "CardState"]
+
+#: The standard 36-card deck, 6 to ace (durak KZ-2, kozel-hvaleny KH-2, kozel-nn KN-2, koroli KR-2).
+DECK36 = Deck(STANDARD_SUITS, range(6, 15))
 
 
 def bits(mask: int) -> list[int]:

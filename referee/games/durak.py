@@ -17,12 +17,12 @@ from functools import cache
 from typing import Any
 
 from protocol.actions import Action
-from protocol.cards import KAZAKI_SUITS, STANDARD_SUITS, Deck
+from protocol.cards import KAZAKI_SUITS, Deck
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
 from ..rng import SplitMix64
-from .cards import CardState, bits, remap
+from .cards import DECK36, CardState, bits, remap
 
 __all__ = ["Kazaki", "Durak", "DurakState"]
 
@@ -35,7 +35,7 @@ REDEAL, ATTACK, DEFEND, OFFER, TAKE_THROW, WITHDRAW, OVER = range(7)
 PHASE_NAMES = ("redeal_offer", "attack", "defend", "offer", "after_take", "after_take", "over")
 
 KAZAKI_DECK = Deck(KAZAKI_SUITS, range(0, 10))
-DURAK_DECK = Deck(STANDARD_SUITS, range(6, 15))
+DURAK_DECK = DECK36
 
 TAKE = Action("take")
 PASS = Action("pass")

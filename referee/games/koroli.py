@@ -16,16 +16,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from protocol.actions import Action
-from protocol.cards import STANDARD_SUITS, Deck
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
-from .cards import bits, tables
+from .cards import DECK36, bits, tables
 from .tricks import TrickState, narrate_trick
 
 __all__ = ["Koroli", "KoroliState", "DECK36", "TITLES", "narrate"]
 
-DECK36 = Deck(STANDARD_SUITS, range(6, 15))  # KR-2
 KING, PRINCE, SOLDIER, PEASANT = range(4)
 TITLES = ("King", "Prince", "Soldier", "Peasant")  # KR-3, high to low
 STAGES = {1: (9, 10), 2: (12, 9), 3: (18, 8)}  # KR-5: stage → (cards each, target)

@@ -24,7 +24,7 @@ from protocol.cards import STANDARD_SUITS, Deck
 from ..engine import Game, Option, Result
 from ..errors import RulesError
 from ..rng import SplitMix64
-from .cards import CardState, bits, remap, tables
+from .cards import DECK36, CardState, bits, remap, tables
 
 __all__ = ["Kozel", "KozelState", "CardRules", "KozelTrickState", "KOZEL_DECK", "DECK36", "TRUMP", "bits",
            "narrate_common"]
@@ -35,7 +35,6 @@ EFFECTIVE_SUITS = ("C", "D", "H", "S", "trump")
 POINTS_BY_RANK = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}  # KO-2, KH-4, KN-4: 120 points a deck
 
 KOZEL_DECK = Deck(SUITS, range(7, 15))  # KO-1: 32 cards
-DECK36 = Deck(SUITS, range(6, 15))  # KH-2, KN-2: 36 cards
 
 # Phases of every Kozel game. The team games use the others (KH-9, KN-23).
 PLAY, REDEAL, BOAST_LAY, FOLLOW_LAY, REBOAST, OVER = range(6)
@@ -101,8 +100,8 @@ class KozelTrickState(CardState):
     """What the Kozel games share: dealing from the seed, hands, the trick in play, the event log, the
     information functions (C-8) and the leak-check resample.
 
-    ``deck_order`` (canonical indices, top card first) replaces the first shuffle and ``deck_orders`` the first
-    few shuffles, for hand-made deals in tests; later shuffles come from the seed's stream.
+    ``deck_orders`` (each canonical indices, top card first) replace the first few shuffles, for hand-made deals
+    in tests; later shuffles come from the seed's stream.
     """
 
     deck: Deck
@@ -112,7 +111,7 @@ class KozelTrickState(CardState):
     PRIVATE_KINDS: frozenset[str] = frozenset({"hand", "draw"})
 
     def _init_common(self, game: Game, seats: int, seed: int, options: dict[str, Any], dealer: int,
-                     deck_order: Sequence[int] | None, deck_orders: Sequence[Sequence[int]]) -> None:
+                     deck_orders: Sequence[Sequence[int]]) -> None:
         self.game = game
         self.seats = seats
         self.seed = seed
@@ -121,8 +120,7 @@ class KozelTrickState(CardState):
         self.deal_dealer = dealer
         self.deal_no = 0  # deals completed so far; the current deal is number deal_no + 1
         self.rng = SplitMix64(seed)
-        self.orders = [list(o) for o in ([deck_order] if deck_order is not None else [])] + [
-            list(o) for o in deck_orders]
+        self.orders = [list(o) for o in deck_orders]
         self.t = tables(self.deck, ("play",))
         self.log: list[tuple[Any, ...]] = []
         self.relabel_from = 0  # log index of the last (re)distribution of hidden cards
@@ -298,8 +296,8 @@ class KozelState(KozelTrickState):
     deck = KOZEL_DECK
 
     def __init__(self, game: Kozel, seats: int, seed: int, options: dict[str, Any], dealer: int, *,
-                 deck_order: Sequence[int] | None = None, deck_orders: Sequence[Sequence[int]] = ()) -> None:
-        self._init_common(game, seats, seed, options, dealer, deck_order, deck_orders)
+                 deck_orders: Sequence[Sequence[int]] = ()) -> None:
+        self._init_common(game, seats, seed, options, dealer, deck_orders)
         self.target = int(options["target"])
         removed = {KOZEL_DECK.texts.index(t) for t in REMOVED_3P} if seats == 3 else set()
         self.cards = [i for i in range(len(KOZEL_DECK)) if i not in removed]  # KO-1

@@ -294,9 +294,8 @@ class HvalenyState(TeamState):
     REDEAL_POINTS = 13  # KH-8: a hand worth 13 points or less
 
     def __init__(self, game: KozelHvaleny, seats: int, seed: int, options: dict[str, Any], dealer: int, *,
-                 deck_order: Sequence[int] | None = None, deck_orders: Sequence[Sequence[int]] = (),
-                 max_deals: int = MAX_DEALS) -> None:
-        self._init_common(game, seats, seed, options, dealer, deck_order, deck_orders)
+                 deck_orders: Sequence[Sequence[int]] = (), max_deals: int = MAX_DEALS) -> None:
+        self._init_common(game, seats, seed, options, dealer, deck_orders)
         self._init_team(max_deals)
         self.lyusya = str(options["lyusya"])
         self.target = int(options["target_eyes"])
@@ -476,9 +475,8 @@ class NNState(TeamState):
     REDEAL_LIMIT = 3  # KN-16
 
     def __init__(self, game: KozelNN, seats: int, seed: int, options: dict[str, Any], dealer: int, *,
-                 deck_order: Sequence[int] | None = None, deck_orders: Sequence[Sequence[int]] = (),
-                 max_deals: int = MAX_DEALS) -> None:
-        self._init_common(game, seats, seed, options, dealer, deck_order, deck_orders)
+                 deck_orders: Sequence[Sequence[int]] = (), max_deals: int = MAX_DEALS) -> None:
+        self._init_common(game, seats, seed, options, dealer, deck_orders)
         self._init_team(max_deals)
         self.lays = _lay_tables()
         self.boasting = bool(options["boasting"])
