@@ -85,7 +85,9 @@ class ProcessTransport:
     """A bot process: ``argv`` run without a shell, in a new session (its own process group)."""
 
     def __init__(self, argv: Sequence[str], *, max_frame: int = MAX_FRAME, stderr_cap: int = STDERR_CAP,
-                 cwd: str | None = None, env: dict[str, str] | None = None) -> None:
+                 cwd: str | None = None, env: dict[str, str] | None = None,
+                 decoder: FrameDecoder | None = None) -> None:
+        """``decoder`` reads the bot's stdout (a FrameDecoder of ``max_frame``, or one that also records)."""
         self.argv = list(argv)
         try:
             self.proc = subprocess.Popen(
@@ -107,7 +109,7 @@ class ProcessTransport:
         self._writable = select.poll()
         self._writable.register(self._in, select.POLLOUT | select.POLLHUP | select.POLLERR)
         self._writable.register(self._err, select.POLLIN | select.POLLHUP | select.POLLERR)
-        self._decoder = FrameDecoder(max_frame)
+        self._decoder = decoder or FrameDecoder(max_frame)
         self._pending: list[dict[str, Any]] = []
         self._stderr = _StderrTail(self._err, stderr_cap)
         self._closed = False

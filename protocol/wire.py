@@ -47,6 +47,7 @@ class FrameDecoder:
 
     def __init__(self, max_frame: int = MAX_FRAME) -> None:
         self.max_frame = max_frame
+        self.sizes: list[int] = []  # the size in bytes of each map the last feed() returned, in order
         self._unpacker = msgpack.Unpacker(
             raw=False, strict_map_key=False, max_buffer_size=4 * max_frame,
             max_str_len=max_frame, max_bin_len=max_frame, max_array_len=max_frame, max_map_len=max_frame,
@@ -56,6 +57,7 @@ class FrameDecoder:
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         """Add bytes; return the maps they complete. :class:`ProtocolViolation` on bad data."""
         frames: list[dict[str, Any]] = []
+        self.sizes = []
         view = memoryview(data)
         for start in range(0, len(view), self.max_frame):  # slices, drained in turn: buffering stays bounded
             try:
@@ -85,6 +87,7 @@ class FrameDecoder:
             if not isinstance(obj, dict):
                 raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
             frames.append(obj)
+            self.sizes.append(size)
 
 
 def _describe(obj: object) -> str:

@@ -183,32 +183,27 @@ def jsonable(value: Any) -> Any:
 # ------------------------------------------------------------------------------------------------ the probe
 
 
-class _Tee:
-    """Stands in for the transport's frame decoder: decodes with it, and records the exact bytes of each frame."""
+class _Recorder(FrameDecoder):
+    """The transport's frame decoder, which also records the exact bytes of each frame in the probe's run."""
 
-    def __init__(self, inner: FrameDecoder, probe: Probe) -> None:
-        self.inner = inner
+    def __init__(self, probe: Probe) -> None:
+        super().__init__()
         self.probe = probe
         self.buffer = bytearray()  # bytes not yet part of a recorded frame
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         self.buffer += data
         try:
-            frames = self.inner.feed(data)
+            frames = super().feed(data)
         except ProtocolViolation as exc:
             self.probe.run.add(self.probe.number, "garbage", bytes(self.buffer[:4096]), note=str(exc))
             self.buffer.clear()
             raise
-        if frames:
-            splitter = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(self.buffer) + 1)
-            splitter.feed(bytes(self.buffer))
-            start = 0
-            for frame in frames:
-                splitter.skip()
-                end = splitter.tell()
-                self.probe.run.add(self.probe.number, "received", bytes(self.buffer[start:end]), frame)
-                start = end
-            del self.buffer[:start]
+        start = 0
+        for frame, size in zip(frames, self.sizes, strict=True):
+            self.probe.run.add(self.probe.number, "received", bytes(self.buffer[start:start + size]), frame)
+            start += size
+        del self.buffer[:start]
         return frames
 
 
@@ -217,11 +212,10 @@ class Probe(ProcessTransport):
     written."""
 
     def __init__(self, run: Run, number: int, twist: Twist) -> None:
-        super().__init__(run.session.argv, cwd=run.session.cwd)
         self.run = run
         self.number = number
         self.twist = twist
-        self._decoder = _Tee(self._decoder, self)  # type: ignore[assignment]  # records what the bot writes
+        super().__init__(run.session.argv, cwd=run.session.cwd, decoder=_Recorder(self))  # records what it writes
         self._stash = ""
         self.exit_code: int | None = None
         run.note(f"started {' '.join(run.session.argv)} (pid {self.pid})", number)

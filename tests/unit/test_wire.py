@@ -343,3 +343,12 @@ def test_hello_problems() -> None:
     assert "version True" in hello_problems({**good, "version": True}, (1,))[0]
     assert "name ''" in hello_problems({**good, "name": ""}, (1,))[0]
     assert "games 'durak'" in hello_problems({**good, "games": "durak"}, (1,))[0]
+
+
+def test_decoder_reports_the_size_of_each_frame() -> None:
+    one, two = pack({"type": "a"}), pack({"type": "b", "x": "y" * 300})
+    decoder = FrameDecoder()
+    assert decoder.feed(one + two[:10]) == [{"type": "a"}] and decoder.sizes == [len(one)]
+    assert decoder.feed(two[10:] + one) == [{"type": "b", "x": "y" * 300}, {"type": "a"}]
+    assert decoder.sizes == [len(two), len(one)]
+    assert decoder.feed(b"") == [] and decoder.sizes == []
