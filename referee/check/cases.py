@@ -26,7 +26,7 @@ from typing import Any
 
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision
-from protocol.errors import BotError, BotTimeout, ConfigError, RefereeError
+from protocol.errors import BotError, ConfigError, RefereeError
 from protocol.remote import LATENCY_GRACE
 from protocol.wire import PROTOCOL_VERSIONS, bye, hello, hello_problems, pack
 
@@ -50,6 +50,7 @@ from .harness import (
     Split,
     UnknownTypes,
     jsonable,
+    offer,
     unknown_message,
 )
 
@@ -356,27 +357,9 @@ def hello_valid(s: Session) -> Outcome:
 
 
 def _offer(s: Session, name: str, versions: list[int]) -> tuple[dict[str, Any] | None, str, int | None, Run]:
-    """Offer ``versions``; the answer (hello or error), what went wrong, and the exit status after an error."""
+    """Offer ``versions`` in a run of its own; the answer, what went wrong, the exit status after an error."""
     run = s.run(name)
-    probe = run.probe()
-    reply, problem, code = None, "", None
-    try:
-        deadline = time.monotonic() + HANDSHAKE_TIME
-        probe.send(hello(tuple(versions), REFEREE), deadline)
-        while reply is None:
-            frame = probe.receive(deadline)
-            if frame.get("type") in ("hello", "error"):
-                reply = frame
-        if reply.get("type") == "error":
-            code = probe.wait_exit(EXIT_TIME)
-        else:
-            probe.send(bye(), time.monotonic() + 1.0)
-    except BotTimeout:
-        problem = f"no answer within {HANDSHAKE_TIME:g} s"
-    except BotError as exc:
-        problem = str(exc)
-    finally:
-        probe.close(grace=EXIT_TIME)
+    reply, problem, _, code = offer(run, versions)
     return reply, problem, code, run
 
 

@@ -26,7 +26,7 @@ from protocol.bot import Bot
 from protocol.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
 from protocol.remote import RemoteBot
 from protocol.transport import ProcessTransport
-from protocol.wire import PROTOCOL_VERSIONS, FrameDecoder, hello, pack
+from protocol.wire import PROTOCOL_VERSIONS, FrameDecoder, bye, hello, pack
 
 from .. import __version__
 from ..match import Fault, GameRecord, play_game
@@ -597,6 +597,34 @@ class Program:
         self.bot.close()
 
 
+
+def offer(run: Run, versions: Sequence[int]) -> tuple[dict[str, Any] | None, str, float, int | None]:
+    """Start a probe and offer ``versions`` in a hello: the bot's answer (hello or error, or None), what went
+    wrong, the seconds the answer took, and the exit status after an error answer (the bot should exit). A
+    hello answer gets a bye; the probe is closed either way."""
+    probe = run.probe()
+    start = time.monotonic()
+    reply, problem, elapsed, code = None, "", 0.0, None
+    try:
+        deadline = start + HANDSHAKE_TIME
+        probe.send(hello(tuple(versions), REFEREE), deadline)
+        while reply is None:
+            frame = probe.receive(deadline)
+            if frame.get("type") in ("hello", "error"):
+                reply = frame
+        elapsed = time.monotonic() - start
+        if reply.get("type") == "error":
+            code = probe.wait_exit(EXIT_TIME)
+        else:
+            probe.send(bye(), time.monotonic() + 1.0)
+    except BotTimeout:
+        problem = f"no answer within {HANDSHAKE_TIME:g} s"
+    except BotError as exc:
+        problem = str(exc)
+    finally:
+        probe.close(grace=EXIT_TIME)
+    return reply, problem, elapsed or time.monotonic() - start, code
+
 class Session:
     """What the cases share: the bot's command, the registry, the games to check, the seed and the runs."""
 
@@ -674,28 +702,7 @@ class Session:
         return self.shared("handshake", self._handshake)
 
     def _handshake(self) -> tuple[dict[str, Any] | None, str, float]:
-        run = self.run("handshake")
-        probe = run.probe()
-        start = time.monotonic()
-        reply, problem = None, ""
-        try:
-            deadline = start + HANDSHAKE_TIME
-            probe.send(hello(PROTOCOL_VERSIONS, REFEREE), deadline)
-            while reply is None:
-                frame = probe.receive(deadline)
-                if frame.get("type") in ("hello", "error"):
-                    reply = frame
-        except BotTimeout:
-            problem = f"no answer within {HANDSHAKE_TIME:g} s"
-        except BotError as exc:
-            problem = str(exc)
-        elapsed = time.monotonic() - start
-        if reply is not None and reply.get("type") == "hello":
-            try:
-                probe.send({"type": "bye"}, time.monotonic() + 1.0)
-            except BotError:
-                pass
-        probe.close(grace=EXIT_TIME)
+        reply, problem, elapsed, _ = offer(self.run("handshake"), PROTOCOL_VERSIONS)
         return reply, problem, elapsed
 
     def discover(self, requested: Sequence[str] = ()) -> None:
