@@ -10,9 +10,9 @@ implement alike.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import Self
+from typing import Any, Self
 
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
@@ -94,6 +94,30 @@ class CardState(State):
 
     rng: SplitMix64
     _legal: tuple[Action, ...] | None
+
+    def _init_engine(self, game: Any, seats: int, seed: int, options: dict[str, Any], dealer: int,
+                     deck_orders: Iterable[Sequence[int]] = ()) -> None:
+        """The engine's fields (C-1), the seed's chance stream and an empty log. ``deck_orders`` (canonical
+        indices, first dealt first) replace the first shuffles, in turn: hand-made deals for tests."""
+        self.game = game
+        self.seats = seats
+        self.seed = seed
+        self.options = options
+        self.dealer = dealer
+        self.rng = SplitMix64(seed)
+        self.orders = [list(o) for o in deck_orders]
+        self.log: list[tuple[Any, ...]] = []
+        self._legal = None
+
+    def _shuffled(self, cards: list[int]) -> list[int]:
+        """C-5: one shuffle of ``cards`` (given in canonical order), unless a hand-made order is queued."""
+        if self.orders:
+            order = self.orders.pop(0)
+            if sorted(order) != sorted(cards):
+                raise ValueError(f"a hand-made deck order must be a permutation of {sorted(cards)}, got {order}")
+            return order
+        self.rng.shuffle(cards)
+        return cards
 
     def legal_actions(self) -> tuple[Action, ...]:
         if self._legal is None:

@@ -21,7 +21,6 @@ from protocol.cards import KAZAKI_SUITS, Deck
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
-from ..rng import SplitMix64
 from .cards import DECK36, CardState, bits, remap
 
 __all__ = ["Kazaki", "Durak", "DurakState"]
@@ -160,13 +159,8 @@ class DurakState(CardState):
                  dealer: int, *, deck_order: list[int] | None = None) -> None:
         """``deck_order`` (canonical indices, top card first) replaces the first shuffle: hand-made deals
         for tests. Redeals still shuffle from the seed's stream."""
-        self.game = game
-        self.seats = seats
-        self.seed = seed
-        self.options = options
-        self.dealer = dealer
+        self._init_engine(game, seats, seed, options, dealer, [deck_order] if deck_order is not None else ())
         self.t = _tables(game.deck)
-        self.rng = SplitMix64(seed)
         self.transfer = bool(options["transfer"])
         self.throw_after_take = bool(options["throw_after_take"])
         self.withdraw = bool(options["withdraw"])
@@ -180,20 +174,14 @@ class DurakState(CardState):
         self.priority: list[int] = []
         self.aborted = False
         self.loser: int | None = None
-        self.log: list[tuple[Any, ...]] = []
-        self._legal: tuple[Action, ...] | None = None
-        self._deal(deck_order)
+        self._deal()
 
     # ----------------------------------------------------------------------------------------- dealing
 
-    def _deal(self, order: list[int] | None = None) -> None:
+    def _deal(self) -> None:
         """KZ-4 deal, KZ-5 trump, then the KZ-6 redeal offers or the first bout."""
         n, t = self.seats, self.t
-        if order is None:
-            order = list(range(t.size))
-            self.rng.shuffle(order)  # C-5, KZ-25: one shuffle per deal
-        elif sorted(order) != list(range(t.size)):
-            raise ValueError("deck_order must be a permutation of the deck's canonical indices")
+        order = self._shuffled(list(range(t.size)))  # C-5, KZ-25: one shuffle per deal
         hands = [0] * n
         dealt = HAND * n
         for k in range(dealt):  # one card at a time from the dealer's left

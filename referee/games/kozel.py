@@ -23,7 +23,6 @@ from protocol.cards import STANDARD_SUITS, Deck
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
-from ..rng import SplitMix64
 from .cards import DECK36, CardState, bits, remap, tables
 
 __all__ = ["Kozel", "KozelState", "CardRules", "KozelTrickState", "KOZEL_DECK", "DECK36", "TRUMP", "bits",
@@ -112,17 +111,10 @@ class KozelTrickState(CardState):
 
     def _init_common(self, game: Game, seats: int, seed: int, options: dict[str, Any], dealer: int,
                      deck_orders: Sequence[Sequence[int]]) -> None:
-        self.game = game
-        self.seats = seats
-        self.seed = seed
-        self.options = options
-        self.dealer = dealer  # the configured first dealer (C-1); deal_dealer rotates (KO-5, KH-6, KN-6)
-        self.deal_dealer = dealer
+        self._init_engine(game, seats, seed, options, dealer, deck_orders)
+        self.deal_dealer = dealer  # dealer is the configured first dealer (C-1); this rotates (KO-5, KH-6, KN-6)
         self.deal_no = 0  # deals completed so far; the current deal is number deal_no + 1
-        self.rng = SplitMix64(seed)
-        self.orders = [list(o) for o in deck_orders]
         self.t = tables(self.deck, ("play",))
-        self.log: list[tuple[Any, ...]] = []
         self.relabel_from = 0  # log index of the last (re)distribution of hidden cards
         self.phase = PLAY
         self.hands = [0] * seats
@@ -134,17 +126,6 @@ class KozelTrickState(CardState):
         self.tricks_won = [0] * seats
         self.discard = 0  # the cards of the tricks taken this deal
         self.aborted = False
-        self._legal: tuple[Action, ...] | None = None
-
-    def _shuffle(self, cards: list[int]) -> list[int]:
-        """C-5: one shuffle of ``cards`` (given in canonical order), or the next hand-made order."""
-        if self.orders:
-            order = self.orders.pop(0)
-            if sorted(order) != sorted(cards):
-                raise ValueError(f"a hand-made deck order must be a permutation of {sorted(cards)}, got {order}")
-            return order
-        self.rng.shuffle(cards)
-        return cards
 
     def _reset_tricks(self) -> None:
         n = self.seats
@@ -311,7 +292,7 @@ class KozelState(KozelTrickState):
     def _deal(self) -> None:
         """KO-6: shuffle, four cards each one at a time from the dealer's left, turn up the trump."""
         n, d = self.seats, self.deal_dealer
-        order = self._shuffle(list(self.cards))  # KO-16: one shuffle per deal
+        order = self._shuffled(list(self.cards))  # KO-16: one shuffle per deal
         self.relabel_from = len(self.log)
         self.log.append(("deal", d, self.deal_no + 1))
         hands = [0] * n

@@ -305,7 +305,7 @@ class HvalenyState(TeamState):
 
     def _new_deal(self) -> None:
         """KH-7 deal, then the KH-8 offers or play (KH-18: one shuffle per deal or redeal)."""
-        order = self._shuffle(list(range(len(self.deck))))
+        order = self._shuffled(list(range(len(self.deck))))
         self.relabel_from = len(self.log)
         self.log.append(("deal", self.deal_dealer, (self.deal_no + 1, self.redeals, None)))
         self._deal_cards(order)
@@ -508,7 +508,7 @@ class NNState(TeamState):
         if self.boasting and self.deal_no > 0:
             self._boast()
         else:
-            order = self._shuffle(list(range(len(self.deck))))  # KN-19
+            order = self._shuffled(list(range(len(self.deck))))  # KN-19
             self._reset_deal()
             self.log.append(("deal", self.deal_dealer, (self.deal_no + 1, self.redeals, None)))
             self._deal_cards(order)
@@ -516,7 +516,7 @@ class NNState(TeamState):
 
     def _boast(self) -> None:
         """KN-20 steps 1-3: shuffle, the boaster receives pairs until he holds a non-trump."""
-        order = self._shuffle(list(range(len(self.deck))))  # KN-19
+        order = self._shuffled(list(range(len(self.deck))))  # KN-19
         self._reset_deal()
         self.stock = order[::-1]  # bottom → top
         self.boaster = (self.deal_dealer + 1) % 4
@@ -600,7 +600,7 @@ class NNState(TeamState):
     def _keep(self) -> None:
         """KN-24 "keep": the hands are collected in canonical order, shuffled and dealt t cards each."""
         cards = bits(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3])
-        order = self._shuffle(cards)  # KN-19: one shuffle per "keep"
+        order = self._shuffled(cards)  # KN-19: one shuffle per "keep"
         self.relabel_from = len(self.log)
         self._deal_cards(order)
         self._redeal_check()

@@ -56,15 +56,8 @@ class TrickState(CardState):
                      t: TrickTables, deck_orders: Iterable[Sequence[int]]) -> None:
         """The engine's fields (C-1), the deck tables ``t``, and no deal yet. ``deck_orders[k]`` (canonical
         indices, ``deck[0]`` first) replaces the k-th shuffle: hand-made deals for tests."""
-        self.game = game
-        self.seats = seats
-        self.seed = seed
-        self.options = options
-        self.dealer = dealer
+        self._init_engine(game, seats, seed, options, dealer, deck_orders)
         self.t = t
-        self.rng = SplitMix64(seed)
-        self.orders = [list(o) for o in deck_orders]
-        self.log = []
         self.hands = [0] * self.seats
         self.known = [0] * self.seats
         self.public = 0
@@ -76,17 +69,6 @@ class TrickState(CardState):
         self.wins: list[int] = []  # the winner of each trick of the deal, in order
         self.taken = 0  # the cards of the tricks finished in this deal
         self.deal_start = 0  # log index where the current deal begins: older entries are never relabelled
-        self._legal = None
-
-    def _shuffled(self, cards: list[int]) -> list[int]:
-        """C-5: one shuffle of ``cards`` (given in canonical order), unless a hand-made order is queued."""
-        if self.orders:
-            order = self.orders.pop(0)
-            if sorted(order) != cards:
-                raise ValueError(f"a hand-made deck order must be a permutation of {cards}, got {order}")
-            return order
-        self.rng.shuffle(cards)
-        return cards
 
     def _new_deal(self, hands: list[int], trump: int | None, public: int = 0) -> None:
         """Reset the per-deal trick state for freshly dealt ``hands``."""
