@@ -21,7 +21,7 @@ from .check_cli import check
 from .cli_common import cli_registry, one_line_errors, parse_options, print_json
 from .engine import Game, State
 from .errors import ConfigError
-from .match import POLICIES, GameRecord, play_game
+from .match import POLICIES, GameRecord, check_policy, play_game
 from .record import read_record, replay, write_record
 from .tournament_cli import app as tournament_app
 
@@ -174,8 +174,7 @@ def play(
             raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
                               f"seat), got {len(bot)}")
         specs = [parse_spec(spec, registry) for spec in bot]
-        if on_fault not in POLICIES:
-            raise ConfigError(f"unknown fault policy {on_fault!r} for --on-fault (choose {' or '.join(POLICIES)})")
+        check_policy(on_fault)
         if not 0 <= dealer < len(bot):
             raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
         if record is not None and not (record.parent.is_dir() and os.access(record.parent, os.W_OK)):

@@ -21,9 +21,16 @@ from protocol.bot import Bot, Decision, GameInfo
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
 
-__all__ = ["Fault", "GameRecord", "POLICIES", "apply_policy", "bot_seed", "default_action", "play_game"]
+__all__ = ["Fault", "GameRecord", "POLICIES", "apply_policy", "bot_seed", "check_policy", "default_action",
+           "play_game"]
 
 POLICIES = ("forfeit", "continue")
+
+
+def check_policy(policy: str) -> None:
+    """:class:`ConfigError` for a fault policy that is not one of :data:`POLICIES`."""
+    if policy not in POLICIES:
+        raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
 # C-7: a bot that crashed or stalled is not asked again in this game. A bot that sent malformed or oversized
 # data is treated the same way: its stream cannot be trusted any more, and its process has been killed.
 _FINAL_FAULTS = ("crash", "stall", "malformed", "oversized")
@@ -93,8 +100,7 @@ def apply_policy(
     ``forfeit``: faulted seats leave their groups and share one last group; in team games the whole team of
     a faulted seat goes there. ``continue``: unchanged.
     """
-    if policy not in POLICIES:
-        raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
+    check_policy(policy)
     order = [list(g) for g in finishing_order]
     faulted = {f.seat for f in faults}
     if policy == "continue" or not faulted:
@@ -143,8 +149,7 @@ def play_game(
     ``listener``, if given, receives the new log entries (referee's view, wire form) after each step,
     for narration. Faults of the bots never raise: they are recorded (C-7).
     """
-    if policy not in POLICIES:
-        raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
+    check_policy(policy)
     n = len(bots)
     state = game.new_state(n, seed, options, dealer=dealer)
     teams = game.teams(n)

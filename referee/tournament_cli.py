@@ -20,7 +20,7 @@ from tournaments.storage import Store
 from .botspec import check_supports, parse_spec
 from .cli_common import cli_registry, one_line_errors, parse_options, print_json
 from .errors import ConfigError, ExecutorError
-from .match import POLICIES
+from .match import POLICIES, check_policy
 from .plugins import Registry
 from .record import record_from_dict, record_text, write_record
 
@@ -209,8 +209,7 @@ def run(
         if k > len(specs):
             raise ConfigError(f"{k} seats need at least {k} entrants, got {len(specs)} (list a bot twice for "
                               f"self-play)")
-        if on_fault not in POLICIES:
-            raise ConfigError(f"unknown fault policy {on_fault!r} for --on-fault (choose {' or '.join(POLICIES)})")
+        check_policy(on_fault)
         _check_programs(specs, registry, game, move_time)
         config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                                   duplicate=duplicate, seed=seed, move_time_ms=move_time, policy=on_fault)
