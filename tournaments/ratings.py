@@ -88,7 +88,7 @@ def _stages_of(game: GameResult, teams: Sequence[Sequence[int]] | None) -> list[
         j = i
         while j < len(order) and unit_places[order[j]] == unit_places[order[i]]:
             j += 1
-        if j - i > 1 or j - i < len(left):  # a single player left over carries no information
+        if len(left) > 1:  # the last unit left over carries no information
             stages.append((tuple(sorted(left)), tuple(sorted(units[u] for u in order[i:j]))))
         left = [units[u] for u in order[j:]]
         i = j

@@ -16,6 +16,7 @@ the keys already stored.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
@@ -76,7 +77,4 @@ def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: boo
 
 def schedule_size(entrants: int, seats: int, games: int, teams: Pairing | None = None) -> int:
     per_table = len(_seatings(tuple(range(seats)), teams))
-    count = 1
-    for i in range(seats):
-        count = count * (entrants - i) // (i + 1)
-    return count * per_table * games
+    return math.comb(entrants, seats) * per_table * games
