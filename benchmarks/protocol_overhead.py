@@ -93,31 +93,18 @@ def referee_per_decision(games: int) -> tuple[float, int, list[int]]:
     return elapsed / decisions, decisions, starts
 
 
-def processes_for(games: int) -> list[int]:
-    bots = [RemoteBot(lambda: ProcessTransport([sys.executable, "-m", "bots.random"]), name="random")
-            for _ in range(2)]
-    try:
-        for seed in range(games):
-            play_game(Durak(), bots, seed=seed)
-        return [b.starts for b in bots]
-    finally:
-        for b in bots:
-            b.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games for (b) (default 300)")
     parser.add_argument("--echo", type=int, default=20000, help="round trips for (a) (default 20000)")
     args = parser.parse_args()
     raw, size = echo_round_trip(args.echo)
-    per_decision, decisions, _ = referee_per_decision(args.games)
-    starts = processes_for(100)
+    per_decision, decisions, starts = referee_per_decision(args.games)
     print(f"(a) raw msgpack echo round trip, {size}-byte frame: {raw * 1e6:8.1f} µs  ({args.echo} round trips)")
     print(f"(b) referee cost per decision, durak 2 seats:     {per_decision * 1e6:8.1f} µs  "
           f"({decisions} decisions in {args.games} games, {1 / (per_decision * decisions / args.games):.0f} games/s)")
     print(f"(b)/(a) = {per_decision / raw:.2f}   (target ≤ 1.5)")
-    print(f"bot processes started for 100 games: {sum(starts)} ({' + '.join(map(str, starts))}, one per bot)")
+    print(f"bot processes started for {args.games} games: {sum(starts)} ({' + '.join(map(str, starts))}, one per bot)")
 
 
 if __name__ == "__main__":
