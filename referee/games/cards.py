@@ -9,6 +9,7 @@ implement alike.
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
@@ -94,6 +95,12 @@ class CardState(State):
 
     rng: SplitMix64
     _legal: tuple[Action, ...] | None
+    hands: list[int]  # a bitmask of canonical indices per seat
+    log: list[tuple[Any, ...]]
+    relabel_from: int  # log index of the last (re)distribution of hidden cards: older entries are history
+    #: Log kinds whose data is private to the entry's seat and may hold hidden cards, relabelled by
+    #: :meth:`resample_hidden`: ``hand`` entries hold a bitmask, the others a tuple of cards.
+    PRIVATE_KINDS: frozenset[str] = frozenset({"hand"})
 
     def _init_engine(self, game: Any, seats: int, seed: int, options: dict[str, Any], dealer: int,
                      deck_orders: Iterable[Sequence[int]] = ()) -> None:
@@ -134,6 +141,40 @@ class CardState(State):
 
     def card_locations(self) -> dict[str, int]:
         return {k: len(v) for k, v in self.card_places().items()}
+
+    # ----------------------------------------------------------------------------------- resampling
+
+    def _hidden_cards(self, seat: int) -> list[int]:
+        """The cards whose places ``seat`` does not know: by default every card in the other hands."""
+        return [c for s, h in enumerate(self.hands) if s != seat for c in bits(h)]
+
+    def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
+        """Apply ``move`` to every place that may hold a hidden card: by default the other hands."""
+        self.hands = [h if s == seat else remap(h, move) for s, h in enumerate(self.hands)]
+
+    def _relabel_entry(self, entry: tuple[Any, ...], viewer: int, move: Mapping[int, int]) -> tuple[Any, ...]:
+        """A log entry with the cards ``viewer`` cannot see relabelled by ``move``: the private kinds of the
+        other seats."""
+        kind, seat, data = entry
+        if kind in self.PRIVATE_KINDS and seat != viewer:
+            return (kind, seat, remap(data, move) if kind == "hand" else tuple(move.get(c, c) for c in data))
+        return entry
+
+    def resample_hidden(self, seat: int, rng: random.Random) -> Self:
+        """A copy in which the cards whose places ``seat`` does not know are dealt anew among those places, each
+        keeping its count; the log entries ``seat`` cannot see (since :attr:`relabel_from`) are relabelled the
+        same way."""
+        other = self.clone()
+        hidden = self._hidden_cards(seat)
+        shuffled = hidden[:]
+        rng.shuffle(shuffled)
+        move = {a: b for a, b in zip(hidden, shuffled, strict=True) if a != b}
+        if move:
+            other._relabel(seat, move)
+            start, log = self.relabel_from, self.log
+            other.log = log[:start] + [self._relabel_entry(e, seat, move) for e in log[start:]]
+        other._legal = None
+        return other
 
     def clone(self) -> Self:
         """An independent copy: the same position, its own chance stream, its own lists (one level deep)."""

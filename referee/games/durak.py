@@ -11,7 +11,6 @@ seat observes.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -21,7 +20,7 @@ from protocol.cards import KAZAKI_SUITS, Deck
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
-from .cards import DECK36, CardState, bits, remap
+from .cards import DECK36, CardState, bits
 
 __all__ = ["Kazaki", "Durak", "DurakState"]
 
@@ -203,7 +202,7 @@ class DurakState(CardState):
         self.beaten_by = [
             t.higher_in_suit[i] | (0 if trumps >> i & 1 else trumps) for i in range(t.size)
         ]
-        self.deal_start = len(self.log)  # a resample relabels from here: a redealt deal's cards are history
+        self.relabel_from = len(self.log)  # a redealt deal's cards are history
         self.log.append(("deal", self.dealer, self.redeals))
         for seat in range(n):
             self.log.append(("hand", seat, hands[seat]))
@@ -580,25 +579,17 @@ class DurakState(CardState):
         places["discard"] = bits(self.discard)
         return places
 
-    def resample_hidden(self, seat: int, rng: random.Random) -> DurakState:
-        other = self.clone()
+    PRIVATE_KINDS = frozenset({"hand", "draw"})
+
+    def _hidden_cards(self, seat: int) -> list[int]:
         # Public places stay: the face-up trump card, and cards seen picked up or withdrawn (KZ-23).
         fixed = (1 << self.trump_card) | self.known
         hidden = [c for s, h in enumerate(self.hands) if s != seat for c in bits(h & ~fixed)]
-        hidden += [c for c in self.stock if not fixed >> c & 1]
-        shuffled = hidden[:]
-        rng.shuffle(shuffled)
-        move = dict(zip(hidden, shuffled, strict=True))
-        other.hands = [h if s == seat else remap(h, move) for s, h in enumerate(self.hands)]
-        other.stock = [move.get(c, c) for c in self.stock]
-        start = self.deal_start
-        other.log = self.log[:start] + [
-            (k, s, remap(d, move) if k == "hand" else tuple(move.get(c, c) for c in d))
-            if k in ("hand", "draw") and s != seat else (k, s, d)
-            for k, s, d in self.log[start:]
-        ]
-        other._legal = None
-        return other
+        return hidden + [c for c in self.stock if not fixed >> c & 1]
+
+    def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
+        super()._relabel(seat, move)
+        self.stock = [move.get(c, c) for c in self.stock]
 
 
 # ------------------------------------------------------------------------------------------ narration

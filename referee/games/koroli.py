@@ -339,7 +339,8 @@ class KoroliState(TrickState):
             return (kind, seat, (data[0], move.get(data[1], data[1]), *data[2:]))
         return super()._relabel_entry(entry, viewer, move)
 
-    def _relabel_fields(self, move: Mapping[int, int]) -> None:
+    def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
+        super()._relabel(seat, move)
         if self.levy_taken is not None:
             self.levy_taken = move.get(self.levy_taken, self.levy_taken)
 

@@ -13,7 +13,6 @@ The event log keeps small tuples ``(kind, seat, data)``; they become wire-form d
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -23,7 +22,7 @@ from protocol.cards import STANDARD_SUITS, Deck
 
 from ..engine import Game, Option, Result
 from ..errors import RulesError
-from .cards import DECK36, CardState, bits, remap, tables
+from .cards import DECK36, CardState, bits, tables
 
 __all__ = ["Kozel", "KozelState", "CardRules", "KozelTrickState", "KOZEL_DECK", "DECK36", "TRUMP", "bits",
            "narrate_common"]
@@ -105,9 +104,7 @@ class KozelTrickState(CardState):
 
     deck: Deck
     rules: CardRules
-    #: Log kinds whose data is private to the entry's seat and may hold hidden cards: relabelled by
-    #: :meth:`resample_hidden`. ``hand`` entries hold a bitmask, the others a tuple of cards.
-    PRIVATE_KINDS: frozenset[str] = frozenset({"hand", "draw"})
+    PRIVATE_KINDS = frozenset({"hand", "draw"})
 
     def _init_common(self, game: Game, seats: int, seed: int, options: dict[str, Any], dealer: int,
                      deck_orders: Sequence[Sequence[int]]) -> None:
@@ -224,30 +221,9 @@ class KozelTrickState(CardState):
 
     # ----------------------------------------------------------------------------------- resampling
 
-    def _hidden_cards(self, seat: int) -> list[int]:
-        """The cards ``seat`` cannot see whose places are unknown to it."""
-        return [c for s, h in enumerate(self.hands) if s != seat for c in bits(h)]
-
     def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
-        """Apply the relabelling ``move`` of hidden cards to everything that holds them."""
-        self.hands = [h if s == seat else remap(h, move) for s, h in enumerate(self.hands)]
+        super()._relabel(seat, move)
         self.stock = [move.get(c, c) for c in self.stock]
-        private = self.PRIVATE_KINDS
-        start = self.relabel_from
-        log = self.log
-        for i in range(start, len(log)):
-            kind, s, data = log[i]
-            if kind in private and s != seat:
-                log[i] = (kind, s, remap(data, move) if kind == "hand" else tuple(move.get(c, c) for c in data))
-
-    def resample_hidden(self, seat: int, rng: random.Random) -> KozelTrickState:
-        other = self.clone()
-        hidden = self._hidden_cards(seat)
-        shuffled = hidden[:]
-        rng.shuffle(shuffled)
-        other._relabel(seat, dict(zip(hidden, shuffled, strict=True)))
-        other._legal = None
-        return other
 
 
 # ------------------------------------------------------------------------------------------- kozel

@@ -14,7 +14,6 @@ and what each seat knows about the places of cards in other hands (for the leak-
 
 from __future__ import annotations
 
-import random
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -68,7 +67,7 @@ class TrickState(CardState):
         self.tricks = [0] * self.seats
         self.wins: list[int] = []  # the winner of each trick of the deal, in order
         self.taken = 0  # the cards of the tricks finished in this deal
-        self.deal_start = 0  # log index where the current deal begins: older entries are never relabelled
+        self.relabel_from = 0  # the current deal's start in the log: older entries are never relabelled
 
     def _new_deal(self, hands: list[int], trump: int | None, public: int = 0) -> None:
         """Reset the per-deal trick state for freshly dealt ``hands``."""
@@ -80,7 +79,7 @@ class TrickState(CardState):
         self.tricks = [0] * self.seats
         self.wins = []
         self.taken = 0
-        self.deal_start = len(self.log)
+        self.relabel_from = len(self.log)
 
     # ------------------------------------------------------------------------------------------- play
 
@@ -193,34 +192,13 @@ class TrickState(CardState):
         """The cards in hands whose place ``seat`` knows: its own hand, the public ones, the ones it knows."""
         return self.hands[seat] | self.public | self.known[seat]
 
-    def _relabel_entry(self, entry: tuple[Any, ...], viewer: int, move: Mapping[int, int]) -> tuple[Any, ...]:
-        """The entry with the cards ``viewer`` cannot see in it relabelled by ``move``: another seat's ``hand``.
-        Subclasses add their own private kinds."""
-        kind, seat, data = entry
-        if kind == "hand" and seat != viewer:
-            return (kind, seat, remap(data, move))
-        return entry
-
-    def _relabel_fields(self, move: Mapping[int, int]) -> None:
-        """Relabel the subclass's own fields that may hold hidden cards."""
-
-    def resample_hidden(self, seat: int, rng: random.Random) -> TrickState:
-        """A copy in which the cards in other hands whose place ``seat`` does not know are dealt anew among
-        those hands, each keeping its count. Log entries ``seat`` cannot see are relabelled the same way."""
-        other = self.clone()
+    def _hidden_cards(self, seat: int) -> list[int]:
         fixed = self._fixed(seat)
-        hidden = [c for s, h in enumerate(self.hands) if s != seat for c in bits(h & ~fixed)]
-        shuffled = hidden[:]
-        rng.shuffle(shuffled)
-        move = {a: b for a, b in zip(hidden, shuffled, strict=True) if a != b}
-        if move:
-            other.hands = [h if s == seat else remap(h, move) for s, h in enumerate(self.hands)]
-            other.known = [k if s == seat else remap(k, move) for s, k in enumerate(self.known)]
-            start, log = self.deal_start, self.log
-            other.log = log[:start] + [self._relabel_entry(e, seat, move) for e in log[start:]]
-            other._relabel_fields(move)
-        other._legal = None
-        return other
+        return [c for s, h in enumerate(self.hands) if s != seat for c in bits(h & ~fixed)]
+
+    def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
+        super()._relabel(seat, move)
+        self.known = [k if s == seat else remap(k, move) for s, k in enumerate(self.known)]
 
 
 def narrate_trick(event: Mapping[str, Any], own: Callable[[str, Any, Mapping[str, Any]], str | None]) -> str:

@@ -448,11 +448,11 @@ def test_kz_6_a_resample_after_a_redeal_leaves_the_abandoned_deal_alone() -> Non
     current deal; the first deal's hands must stay as they were (every card once)."""
     state = redeal_deal()
     play(state, "2:pass", "0:demand_redeal")
-    first = [d for k, _, d in state.log[:state.deal_start] if k == "hand"]
+    first = [d for k, _, d in state.log[:state.relabel_from] if k == "hand"]
     for k in range(20):
         other = state.resample_hidden(0, random.Random(k))
-        assert [d for kind, _, d in other.log[:state.deal_start] if kind == "hand"] == first
-        hands = [d for kind, _, d in other.log[other.deal_start:] if kind == "hand"]
+        assert [d for kind, _, d in other.log[:state.relabel_from] if kind == "hand"] == first
+        hands = [d for kind, _, d in other.log[other.relabel_from:] if kind == "hand"]
         union = 0
         for hand in hands:
             assert not union & hand  # no card in two hands

@@ -151,7 +151,7 @@ def test_leak_check_of_the_levy(variant: str) -> None:
             levies += o["phase"] == "levy_give"
             roles = o["roles"]
             peasant = roles.index("Peasant")
-            start = state.deal_start  # type: ignore[attr-defined]
+            start = state.relabel_from  # type: ignore[attr-defined]
             for seat in range(4):
                 other = check_leak(state, seat, rng, start)
                 peasant_hand = state.card_places()[f"hand{peasant}"]  # type: ignore[attr-defined]
@@ -193,7 +193,7 @@ def test_leak_check_of_swaps(variant: str) -> None:
             if o["phase"] not in ("name_trump", "play") or o["trick_number"] != 1:
                 continue
             for seat in range(state.seats):
-                other = check_leak(state, seat, rng, state.deal_start)  # type: ignore[attr-defined]
+                other = check_leak(state, seat, rng, state.relabel_from)  # type: ignore[attr-defined]
                 after = {c: p for p, cards in other.card_places().items() for c in cards}  # type: ignore[attr-defined]
                 assert all(after[c] == where[c] for c in held[seat])
                 kept += len(held[seat]) > len(places[f"hand{seat}"])
