@@ -453,6 +453,7 @@ def test_kz_6_a_resample_after_a_redeal_leaves_the_abandoned_deal_alone() -> Non
         other = state.resample_hidden(0, random.Random(k))
         assert [d for kind, _, d in other.log[:state.relabel_from] if kind == "hand"] == first
         hands = [d for kind, _, d in other.log[other.relabel_from:] if kind == "hand"]
+        assert hands == other.hands  # nothing played yet: the relabelled deal is the hands as they are now
         union = 0
         for hand in hands:
             assert not union & hand  # no card in two hands
