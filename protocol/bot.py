@@ -11,7 +11,7 @@ The observation of a decision is built only when a bot reads it, so a bot that d
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
@@ -33,7 +33,6 @@ class GameInfo:
     seats: int
     teams: tuple[tuple[int, ...], ...] | None = None
     bot_seed: int = 0
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Decision:

@@ -17,7 +17,7 @@ import struct
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import msgpack
@@ -532,7 +532,6 @@ class Played:
     seat: int
     seed: int
     record: GameRecord
-    options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def faults(self) -> list[Fault]:
@@ -586,7 +585,7 @@ class Program:
         self.run.note(f"game {game_id}, {seats} seats, the bot at seat {seat}, seed {seed}"
                       + (f", options {options}" if options else ""))
         record = play_game(game, bots, seed=seed, options=options)
-        played = Played(game_id, seats, seat, seed, record, dict(options or {}))
+        played = Played(game_id, seats, seat, seed, record)
         self.run.games.append(played.to_json())
         for fault in played.faults:
             self.run.note(f"fault: {fault.kind} at decision {fault.decision}: {fault.message}")
