@@ -173,19 +173,29 @@ def test_played_cards_are_remembered_across_decisions() -> None:
     assert decide(second, plays(rest), None) != "play(KS)"
 
 
+HAND = "KS 2S 3S 5S 3C 4C 6C 5D 6D 7D 8H 9H 4S"  # seat 0, the King, leads 4S to trick 1
+
+
+def tour_start() -> dict[str, Any]:
+    return k52(HAND, events=[{"type": "tour", "tour": 2}, {"type": "hand", "seat": 0, "cards": HAND.split()}])
+
+
+def seat_1_leads_trick_2(card: str) -> dict[str, Any]:
+    """After trick 1 (4S, AS, 7S, 6S: seat 1 wins), seat 1 leads ``card`` and seat 0 is to follow."""
+    played = [(0, "4S"), (1, "AS"), (2, "7S"), (3, "6S")]
+    events = [{"type": "play", "seat": s, "card": c} for s, c in played]
+    events += [{"type": "trick", "winner": 1, "number": 1, "cards": [c for _, c in played]},
+               {"type": "play", "seat": 1, "card": card}]
+    return k52(HAND.removesuffix(" 4S"), order=[1, 2, 3, 0], trick=[(1, card)], sizes=[12, 11, 12, 12],
+               events=events)
+
+
 def test_the_memory_holds_while_following_a_trick() -> None:
     """Trick 1 (AS fell) is remembered; in trick 2 seat 1 leads the queen of spades and seat 0 follows. The plays of
     the trick in progress are in the memory too: that must not make the bot forget the deal."""
     me = info()
-    hand = "KS 2S 3S 5S 3C 4C 6C 5D 6D 7D 8H 9H 4S"
-    decide(k52(hand, events=[{"type": "tour", "tour": 2}, {"type": "hand", "seat": 0, "cards": hand.split()}]),
-           plays(hand), me)
-    played = [(0, "4S"), (1, "AS"), (2, "7S"), (3, "6S")]
-    events = [{"type": "play", "seat": s, "card": c} for s, c in played]
-    events += [{"type": "trick", "winner": 1, "number": 1, "cards": [c for _, c in played]},
-               {"type": "play", "seat": 1, "card": "QS"}]
-    rest = hand.removesuffix(" 4S")
-    following = k52(rest, order=[1, 2, 3, 0], trick=[(1, "QS")], sizes=[12, 11, 12, 12], events=events)
+    decide(tour_start(), plays(HAND), me)
+    following = seat_1_leads_trick_2("QS")
     decide(following, plays("KS 2S 3S 5S"), me)
     view = _View(following, _memory(me, 0, 4), "koroli52")
     assert _code("AS") not in view.out and _code("QS") not in view.out  # played, and on the table
@@ -197,15 +207,9 @@ def test_the_bot_learns_from_a_forced_move_too() -> None:
     me = info()
     bot = HeuristicBot()
     bot.new_game(me)
-    hand = "KS 2S 3S 5S 3C 4C 6C 5D 6D 7D 8H 9H 4S"
-    first = k52(hand, events=[{"type": "tour", "tour": 2}, {"type": "hand", "seat": 0, "cards": hand.split()}])
-    bot.act(Decision(0, plays(hand), lambda: first))
-    played = [(0, "4S"), (1, "AS"), (2, "7S"), (3, "6S")]
-    events = [{"type": "play", "seat": s, "card": c} for s, c in played]
-    events += [{"type": "trick", "winner": 1, "number": 1, "cards": [c for _, c in played]},
-               {"type": "play", "seat": 1, "card": "2C"}]
-    rest = hand.removesuffix(" 4S")
-    forced = k52(rest, order=[1, 2, 3, 0], trick=[(1, "2C")], sizes=[12, 11, 12, 12], events=events)
+    first = tour_start()
+    bot.act(Decision(0, plays(HAND), lambda: first))
+    forced = seat_1_leads_trick_2("2C")
     assert bot.act(Decision(0, plays("3C"), lambda: forced)).text == "play(3C)"
     assert {_code("AS"), _code("2C")} <= _memory(me, 0, 4).played
 
