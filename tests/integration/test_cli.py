@@ -254,32 +254,35 @@ def test_record_of_the_wrong_format(runner: CliRunner, tmp_path: Path) -> None:
     assert_one_line_error(run(runner, "replay", str(path)), "not a referee record")
 
 
-def test_tampered_record(runner: CliRunner, tmp_path: Path) -> None:
+def recorded(runner: CliRunner, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A durak game's record file (seed 7) and its data, to tamper with."""
     path = tmp_path / "game.json"
     ok(runner, *PLAY, "--seed", "7", "--record", str(path))
-    data = json.loads(path.read_text(encoding="utf-8"))
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def replay_error(runner: CliRunner, path: Path, data: dict[str, Any], *fragments: str) -> None:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert_one_line_error(run(runner, "replay", str(path)), *fragments)
+
+
+def test_tampered_record(runner: CliRunner, tmp_path: Path) -> None:
+    path, data = recorded(runner, tmp_path)
     assert data["actions"][0].startswith("attack(")  # the first decision is an attack: take is not legal
     data["actions"][0] = "take"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    assert_one_line_error(run(runner, "replay", str(path)), "action 0")
+    replay_error(runner, path, data, "action 0")
 
 
 def test_truncated_record(runner: CliRunner, tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    ok(runner, *PLAY, "--seed", "7", "--record", str(path))
-    data = json.loads(path.read_text(encoding="utf-8"))
+    path, data = recorded(runner, tmp_path)
     data["actions"] = data["actions"][:5]
-    path.write_text(json.dumps(data), encoding="utf-8")
-    assert_one_line_error(run(runner, "replay", str(path)), "stops after 5 actions")
+    replay_error(runner, path, data, "stops after 5 actions")
 
 
 def test_record_of_an_unknown_game(runner: CliRunner, tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    ok(runner, *PLAY, "--seed", "7", "--record", str(path))
-    data = json.loads(path.read_text(encoding="utf-8"))
+    path, data = recorded(runner, tmp_path)
     data["game"] = "chess"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    assert_one_line_error(run(runner, "replay", str(path)), "unknown game 'chess'")
+    replay_error(runner, path, data, "unknown game 'chess'")
 
 
 def test_unwritable_record_path(runner: CliRunner, tmp_path: Path) -> None:
