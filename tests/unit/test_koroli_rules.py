@@ -896,6 +896,7 @@ def test_k52_14_the_king_leads_every_trick_in_title_order() -> None:
 
 
 def test_k52_15_tour_ranking_ties() -> None:
+    """K52-15, and example test scenario 4 (two-way tie) of RULES.md (K52)."""
     # Tour 2 (titles K1 P0 S2 J3 from the tour-1 plan of scenario 3): counts 4 each for the Prince (0) and the
     # Soldier (2), the Prince first; the Soldier ranks higher (two-way tie). Then the King 3 and the Jester 2.
     tour1 = [2, 1, 3, 2, 0, 0, 1, 0, 1, 0, 1, 2, 3]
@@ -945,6 +946,7 @@ def final_plans() -> list[Plan]:
 
 
 def test_k52_17_final_ranking_by_total_ties_by_the_tour_10_titles() -> None:
+    """K52-17, and example test scenario 9 (final ranking) of RULES.md (K52)."""
     plans = final_plans()
     state = k52_state(4, plans)
     for p in plans:
@@ -1026,10 +1028,6 @@ def test_k52_example_3_tour_1_ranking() -> None:
     assert obs(state, 0)["titles"] == ["Prince", "King", "Soldier", "Jester"]
 
 
-def test_k52_example_4_two_way_tie() -> None:
-    test_k52_15_tour_ranking_ties()
-
-
 def test_k52_example_5_three_way_tie() -> None:
     # Tour 2 (titles K1 P0 S2 J3): the Jester takes 4; the others 3 each with first tricks Soldier, King, Prince.
     tour1 = [2, 1, 3, 2, 0, 0, 1, 0, 1, 0, 1, 2, 3]
@@ -1077,10 +1075,6 @@ def test_k52_example_8_when_bargaining_is_possible() -> None:
     to_tour(state, 4, FIRST3)
     play(state, "0:exchange(3)")
     assert state.to_act == 1 and obs(state, 1)["phase"] == "exchange"
-
-
-def test_k52_example_9_final_ranking() -> None:
-    test_k52_17_final_ranking_by_total_ties_by_the_tour_10_titles()
 
 
 def test_k52_example_10_three_players() -> None:
