@@ -1,7 +1,7 @@
-"""Golden playthroughs (shared/golden/*.jsonl) as conformance vectors for the rules engine.
+"""Golden playthroughs (tests/golden/*.jsonl) as conformance vectors for the rules engine.
 
 Each file is a header, one line per decision (seat to act, legal actions in canonical order C-7, the action
-taken) and a result line. The engine must agree with every line (shared/golden/README.md).
+taken) and a result line. The engine must agree with every line (tests/golden/README.md).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from referee.engine import Game
 from referee.plugins import load_registry
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 #: Result fields not compared: the runner's (faults and the policy's places are not the engine's business).
 RUNNER_FIELDS = {"game", "n", "faults", "rule_places", "rule_finishing_order"}
@@ -47,7 +47,7 @@ def _read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, A
 def test_golden_playthrough(path: Path | None) -> None:
     if path is None:
         pytest.fail(f"golden directory {GOLDEN} is missing or holds no *.jsonl files; "
-                    f"the golden playthroughs are expected in shared/golden/ beside the repository")
+                    f"the golden playthroughs are part of the repository (tests/golden/)")
     header, steps, expected = _read(path)
     game_id = header["game"]
     game = game_for(game_id)
