@@ -234,7 +234,9 @@ class LocalExecutor:
                     return
                 held[conn] += len(batch)
 
-        for _ in range(min(self.workers, len(pending))):
+        for _ in range(self.workers):
+            if not pending:  # the first workers hold every job: one holding none would be waited on forever
+                break
             conn = self._start()
             held[conn] = 0
             feed(conn)

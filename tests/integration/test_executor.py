@@ -104,6 +104,27 @@ def test_fewer_jobs_than_workers() -> None:
     assert not worker_processes()
 
 
+@pytest.mark.parametrize("workers,count", [(2, 2), (3, 2), (3, 4)])
+def test_few_jobs_for_many_workers_do_not_hang(workers: int, count: int) -> None:
+    """2 <= jobs <= 2 (workers - 1): the first worker is fed every job; the others must not be waited on."""
+    cfg = config()
+    jobs = jobs_of(cfg)[:count]
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        executor = LocalExecutor(cfg, workers)
+        try:
+            outcome["games"] = list(executor.run(jobs))
+        finally:
+            executor.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(DEADLINE)
+    assert not thread.is_alive(), "the executor hung after the last game"
+    assert sorted(o.seq for o in outcome["games"]) == sorted(j.seq for j in jobs)  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------------------------- failures
 
 
