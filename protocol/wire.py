@@ -18,6 +18,7 @@ from .errors import ProtocolViolation
 __all__ = [
     "PROTOCOL_VERSIONS",
     "MAX_FRAME",
+    "MAX_DEPTH",
     "FrameDecoder",
     "pack",
     "hello",
@@ -32,6 +33,8 @@ __all__ = [
 PROTOCOL_VERSIONS = (1,)
 #: The largest frame a bot may send, in bytes (referee frames are small too, but not bounded by this).
 MAX_FRAME = 64 * 1024
+#: How deeply arrays and maps may nest in a bot's frame (the frame itself is level 1).
+MAX_DEPTH = 32
 
 
 def pack(message: dict[str, Any]) -> bytes:
@@ -86,8 +89,23 @@ class FrameDecoder:
                 raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}", kind="oversized")
             if not isinstance(obj, dict):
                 raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
+            if _too_deep(obj):
+                raise ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")
             frames.append(obj)
             self.sizes.append(size)
+
+
+def _too_deep(frame: dict[Any, Any]) -> bool:
+    """Does ``frame`` nest deeper than MAX_DEPTH? Walked without recursion, before anything (repr, ==, a
+    check) recurses into it: msgpack decodes about 1,000 levels, deeper than Python can repr."""
+    stack: list[tuple[Any, int]] = [(frame, 1)]
+    while stack:
+        obj, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        items = [*obj.keys(), *obj.values()] if isinstance(obj, dict) else obj
+        stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list, tuple)))
+    return False
 
 
 def _describe(obj: object) -> str:

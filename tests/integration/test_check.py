@@ -167,6 +167,16 @@ def test_zoo_bots_each_have_a_test() -> None:
     assert scripts == {z[0] for z in ZOO_CASES}
 
 
+HOSTILE = ROOT / "tests" / "fixtures" / "zoo"
+
+
+def test_deep_nesting_fails_1_2_and_a_nested_hello_fails_without_a_traceback() -> None:
+    mid_game = check(f"cmd:{sys.executable} {HOSTILE / 'deep_nesting.py'} action 2", "--cases", "1.2")
+    assert mid_game.verdicts == {"1.2": "FAILED"}, mid_game.explain()
+    hello = check(f"cmd:{sys.executable} {HOSTILE / 'deep_nesting.py'} name", "--cases", "2.2")
+    assert "Traceback" not in hello.stderr and hello.verdicts["2.2"] == "FAILED", hello.stderr[-2000:]
+
+
 def test_strict_fails_a_non_strict_verdict() -> None:
     result = check(zoo("late_grace.py"), "--cases", "4.2", "--strict")
     assert result.verdicts == {"4.2": "NON-STRICT"} and result.code == 1

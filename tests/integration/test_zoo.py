@@ -351,6 +351,35 @@ def test_text_on_stdout_is_malformed(closing: list[Zoo]) -> None:
     assert_gone(z)
 
 
+@pytest.mark.parametrize("where", ["name", "version", "games", "error"])
+def test_deeply_nested_hello_or_error_is_malformed(closing: list[Zoo], where: str) -> None:
+    z = zoo("deep_nesting.py", where)
+    closing.append(z)
+    record = play(z.bot)
+    assert kinds(record) == ["malformed"]
+    assert record.faults[0].decision == 0 and "nested more than" in record.faults[0].message
+    assert_forfeit(record)
+    assert not z.bot.alive
+    close(z)
+    assert_gone(z)
+
+
+def test_deeply_nested_answer_mid_game_is_malformed_and_killed(closing: list[Zoo]) -> None:
+    z = zoo("deep_nesting.py", "action", "2")
+    closing.append(z)
+    record = play(z.bot)
+    assert kinds(record) == ["malformed"]
+    assert record.faults[0].decision == zoo_decisions(record)[1]
+    assert "nested more than" in record.faults[0].message
+    assert_forfeit(record)
+    assert not z.bot.alive  # killed, not kept
+    assert_gone(z)
+    play(z.bot, seed=SEED + 1)  # the next game starts a fresh process
+    assert z.bot.starts == 2
+    close(z)
+    assert_gone(z)
+
+
 @pytest.mark.parametrize("variant", ["bin", "str"])
 def test_100_mib_frame_is_oversized_quickly(closing: list[Zoo], variant: str) -> None:
     z = zoo("huge_frame.py", variant)

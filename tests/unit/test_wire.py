@@ -14,6 +14,7 @@ import pytest
 
 from protocol.errors import ProtocolViolation
 from protocol.wire import (
+    MAX_DEPTH,
     MAX_FRAME,
     PROTOCOL_VERSIONS,
     FrameDecoder,
@@ -244,6 +245,22 @@ def test_non_map_after_good_frame_is_malformed() -> None:
     decoder = FrameDecoder()
     assert decoder.feed(pack(ACTION)) == [ACTION]
     assert_violation("malformed", decoder, [b"Traceback (most recent call last):\n"])
+
+
+def nested(depth: int) -> bytes:
+    """An action frame whose extra key holds arrays nested so that the frame is ``depth`` levels deep."""
+    return b"\x82\xa4type\xa6action\xa5extra" + b"\x91" * (depth - 2) + b"\x90"
+
+
+def test_nesting_up_to_the_limit_is_a_frame() -> None:
+    assert FrameDecoder().feed(nested(MAX_DEPTH))[0]["type"] == "action"
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 1000, 5000])
+def test_deeper_nesting_is_malformed_without_recursing(depth: int) -> None:
+    # 1,000 levels decode in msgpack and then break repr() (RecursionError) wherever a message quotes them.
+    error = assert_violation("malformed", FrameDecoder(), [nested(depth)])
+    assert f"more than {MAX_DEPTH} deep" in str(error) or "undecodable" in str(error)
 
 
 def test_undecodable_byte_is_malformed() -> None:
