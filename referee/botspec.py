@@ -20,6 +20,7 @@ from protocol.transport import ProcessTransport
 
 from . import __version__
 from .errors import ConfigError
+from .match import Clocked
 from .plugins import Registry
 
 __all__ = ["BotSpec", "check_supports", "parse_spec"]
@@ -35,8 +36,8 @@ class BotSpec:
     registered_games: tuple[str, ...] | None = None
 
     def make(self, registry: Registry, *, move_time: float = 1.0, time_bank: float = 0.0) -> Bot:
-        if self.argv is None:
-            return registry.bot(self.name).factory()
+        if self.argv is None:  # in-process: the same clock as a program bot (docs/PROTOCOL.md section 8)
+            return Clocked(registry.bot(self.name).factory(), move_time=move_time, time_bank=time_bank)
         argv = list(self.argv)
         return RemoteBot(lambda: ProcessTransport(argv), name=self.name, move_time=move_time,
                          time_bank=time_bank, referee=f"referee/{__version__}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,7 +21,9 @@ from protocol.errors import BotStalled, BotTimeout, ProtocolViolation
 from referee.engine import Game, State
 from referee.errors import ConfigError
 from referee.games.durak import Durak, Kazaki
-from referee.match import Fault, GameRecord, apply_policy, bot_seed, default_action, play_game
+from referee.botspec import parse_spec
+from referee.match import Clocked, Fault, GameRecord, apply_policy, bot_seed, default_action, play_game
+from referee.plugins import load_registry
 from referee.record import replay
 
 DURAK = Durak()
@@ -272,6 +275,56 @@ def test_stall_is_a_fault_and_the_bot_is_not_asked_again() -> None:
     assert record.faults == [Fault(0, "stall", mine[0], "stopped answering")]
     assert len(stuck.asked) == 1
     assert_default_played(record, steps, mine)
+
+
+class Sleepy(FirstLegal):
+    """Thinks ``seconds`` about each of the decisions numbered in ``slow`` (0-based, its own), none about the others."""
+
+    name = "sleepy"
+
+    def __init__(self, seconds: float, slow: set[int] | None = None) -> None:
+        super().__init__()
+        self.seconds, self.slow = seconds, slow
+
+    def choose(self, decision: Decision) -> Action:
+        if self.slow is None or len(self.asked) - 1 in self.slow:
+            time.sleep(self.seconds)
+        return decision.legal[-1]  # not the default action: a timeout shows in the record
+
+
+def test_an_in_process_answer_after_the_deadline_is_a_timeout_and_the_default_is_played() -> None:
+    slow = Sleepy(0.12, slow={0})
+    record = play_game(DURAK, [Clocked(slow, move_time=0.02), FirstLegal()], seed=7)
+    steps = trace(record)
+    mine = decisions_of(steps, 0)
+    assert [(f.seat, f.kind, f.decision) for f in record.faults] == [(0, "timeout", mine[0])]
+    assert "limit is 20 ms" in record.faults[0].message
+    assert len(slow.asked) == len(mine) > 1  # asked again, as a program bot is after a timeout
+    assert_default_played(record, steps, mine[:1])
+    assert record.bots[0] == "sleepy"
+
+
+def test_three_late_in_process_answers_in_a_row_are_a_stall() -> None:
+    slow = Sleepy(0.08)
+    record = play_game(DURAK, [Clocked(slow, move_time=0.01), FirstLegal()], seed=7)
+    mine = decisions_of(trace(record), 0)
+    assert [f.kind for f in record.faults] == ["timeout", "timeout", "stall"]
+    assert [f.decision for f in record.faults] == mine[:3] and len(slow.asked) == 3
+
+
+def test_the_time_bank_covers_a_slow_in_process_answer_once() -> None:
+    slow = Sleepy(0.15, slow={0, 1})  # the first answer leaves 60 ms of the 200 ms bank: too little for the second
+    record = play_game(DURAK, [Clocked(slow, move_time=0.01, time_bank=0.2), FirstLegal()], seed=7)
+    mine = decisions_of(trace(record), 0)
+    assert [(f.kind, f.decision) for f in record.faults] == [("timeout", mine[1])]  # the first used the bank up
+
+
+def test_registered_bots_are_made_under_the_clock() -> None:
+    registry = load_registry()
+    bot = parse_spec("random", registry).make(registry, move_time=0.1, time_bank=0.2)
+    assert isinstance(bot, Clocked) and (bot.move_time, bot.time_bank) == (0.1, 0.2) and bot.name == "random"
+    record = play_game(DURAK, [bot, FirstLegal()], seed=7)
+    assert record.faults == []
 
 
 @pytest.mark.parametrize("kind", ["malformed", "oversized"])
