@@ -17,7 +17,7 @@ from .actions import Action
 from .bot import BotBase, Decision, GameInfo
 from .errors import BotCrashed, BotError, BotStalled, BotTimeout, ProtocolViolation
 from .transport import Transport
-from .wire import PROTOCOL_VERSIONS, bye, game_over, hello, hello_problems, new_game, request
+from .wire import PROTOCOL_VERSIONS, answers, bye, game_over, hello, hello_problems, new_game, request
 
 __all__ = ["RemoteBot", "LATENCY_GRACE"]
 
@@ -182,14 +182,15 @@ class RemoteBot(BotBase):
         """Write a request and wait for its answer. The write is bounded too (a bot that does not read its stdin
         times out), but the bot's clock starts when the write completes (PROTOCOL.md section 8)."""
         assert self.transport is not None
+        self.transport.discard()  # written before this request, so no answer to it, whatever its id says
         self.transport.send(message, time.monotonic() + allowed + LATENCY_GRACE)
         self._written_at = time.monotonic()
         deadline = self._written_at + allowed + LATENCY_GRACE
         while True:
             reply = self.transport.receive(deadline)
-            if reply.get("type") == "action" and reply.get("id") == rid:
+            if answers(reply, rid):
                 return reply
-            # Unknown types are ignored; an action with another id is a late answer to an old request.
+            # Unknown types are ignored; an action with another id (or a non-integer one) answers nothing.
 
     def _guard(self, call: Callable[[], Any]) -> Any:
         """Run one exchange; map timeouts to stalls after ``stall_after`` in a row; drop broken bots."""

@@ -40,6 +40,10 @@ class Transport(Protocol):
 
     def take_stderr(self) -> str: ...
 
+    def discard(self) -> int:
+        """Drop what the bot sent that nobody asked for yet (read now, without waiting); how many frames."""
+        ...
+
 
 class _StderrTail:
     """The last ``cap`` bytes a process wrote to stderr.
@@ -86,11 +90,14 @@ class ProcessTransport:
 
     def __init__(self, argv: Sequence[str], *, max_frame: int = MAX_FRAME, stderr_cap: int = STDERR_CAP,
                  cwd: str | None = None, env: dict[str, str] | None = None,
-                 decoder: FrameDecoder | None = None) -> None:
-        """``decoder`` reads the bot's stdout (a FrameDecoder of ``max_frame``, or one that also records)."""
+                 decoder: FrameDecoder | None = None,
+                 popen: Callable[..., subprocess.Popen[bytes]] | None = None) -> None:
+        """``decoder`` reads the bot's stdout (a FrameDecoder of ``max_frame``, or one that also records);
+        ``popen`` starts the process in place of ``subprocess.Popen`` (the referee's sandbox, with the same
+        arguments)."""
         self.argv = list(argv)
         try:
-            self.proc = subprocess.Popen(
+            self.proc = (popen or subprocess.Popen)(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 start_new_session=True, cwd=cwd, env=env, bufsize=0,
             )
@@ -113,6 +120,7 @@ class ProcessTransport:
         self._pending: list[dict[str, Any]] = []
         self._stderr = _StderrTail(self._err, stderr_cap)
         self._closed = False
+        self._eof = False  # discard() read the end of the bot's stdout: the next receive reports it
         self.bytes_in = 0
 
     @property
@@ -161,6 +169,8 @@ class ProcessTransport:
 
     def receive(self, deadline: float) -> dict[str, Any]:
         while not self._pending:
+            if self._eof:
+                raise self._crashed("closed its stdout")
             left = deadline - time.monotonic()
             ready = self._wait(self._readable, left) if left > 0 else None
             if ready is None:
@@ -176,6 +186,29 @@ class ProcessTransport:
             self.bytes_in += len(data)
             self._pending.extend(self._decoder.feed(data))
         return self._pending.pop(0)
+
+    def discard(self) -> int:
+        """Drop the frames the bot has sent and nobody has taken: those decoded already and those waiting in the
+        pipe now (decoded too, so bad data is still a fault). Called before a request, so that an answer written
+        before the request (a guessed id) is not taken for its answer (docs/PROTOCOL.md section 6)."""
+        dropped = len(self._pending)
+        self._pending.clear()
+        for _ in range(64):  # bounded: a bot writing without pause cannot keep the referee here
+            ready = self._wait(self._readable, 0)
+            if ready is None or self._eof:
+                break
+            if not ready:
+                continue
+            try:
+                data = os.read(self._out, _READ_CHUNK)
+            except BlockingIOError:  # pragma: no cover - poll said readable
+                break
+            if not data:
+                self._eof = True
+                break
+            self.bytes_in += len(data)
+            dropped += len(self._decoder.feed(data))
+        return dropped
 
     def _wait(self, poller: select.poll, seconds: float) -> bool | None:
         """Wait on ``poller``: True when the awaited pipe is ready, False when only stderr had data (drained
@@ -255,6 +288,12 @@ class MockTransport:
             self._queue.extend(self.handler(message) or [])
         except (BotCrashed, BotStalled, BotTimeout, ProtocolViolation) as exc:
             self._queue.append(exc)
+
+    def discard(self) -> int:
+        """Drop the scripted frames not received yet (a simulated fault stays queued)."""
+        kept = [item for item in self._queue if isinstance(item, Exception)]
+        dropped, self._queue = len(self._queue) - len(kept), kept
+        return dropped
 
     def receive(self, deadline: float) -> dict[str, Any]:
         if not self._queue:

@@ -27,6 +27,7 @@ __all__ = [
     "game_over",
     "bye",
     "hello_problems",
+    "answers",
 ]
 
 #: The protocol versions this side speaks, newest last.
@@ -93,6 +94,13 @@ class FrameDecoder:
                 raise ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")
             frames.append(obj)
             self.sizes.append(size)
+
+
+def answers(reply: Mapping[str, Any], rid: int) -> bool:
+    """Is ``reply`` the ``action`` answering request ``rid``? Its id must be that integer: ``true`` and ``1.0``
+    equal 1 in Python, but are not the id 1 (docs/PROTOCOL.md section 6: such a reply is ignored)."""
+    wire_id = reply.get("id")
+    return reply.get("type") == "action" and type(wire_id) is int and wire_id == rid
 
 
 def _too_deep(frame: dict[Any, Any]) -> bool:

@@ -237,7 +237,7 @@ def _unasked(run: Run) -> list[tuple[Event, str]]:
         elif event.kind == "received":
             value = event.value
             key = (event.proc, "hello") if event.type in ("hello", "error") else (
-                (event.proc, value.get("id")) if event.type == "action" and isinstance(value.get("id"), int) else None)
+                (event.proc, value.get("id")) if event.type == "action" and type(value.get("id")) is int else None)
             if key is not None and allowance.get(key, 0) > 0:
                 allowance[key] -= 1
             else:

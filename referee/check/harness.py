@@ -26,7 +26,7 @@ from protocol.bot import Bot
 from protocol.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
 from protocol.remote import RemoteBot
 from protocol.transport import ProcessTransport
-from protocol.wire import PROTOCOL_VERSIONS, FrameDecoder, bye, hello, pack
+from protocol.wire import PROTOCOL_VERSIONS, FrameDecoder, answers, bye, hello, pack
 
 from .. import __version__
 from ..match import Fault, GameRecord, play_game
@@ -137,7 +137,7 @@ class Run:
                     continue
                 if later.kind == "sent" and later.type == "request":
                     break
-                if later.kind == "received" and later.type == "action" and later.value.get("id") == request.value["id"]:
+                if later.kind == "received" and answers(later.value, request.value["id"]):
                     answer = later
                     break
             out.append((request, answer))

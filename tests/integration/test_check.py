@@ -177,6 +177,11 @@ def test_deep_nesting_fails_1_2_and_a_nested_hello_fails_without_a_traceback() -
     assert "Traceback" not in hello.stderr and hello.verdicts["2.2"] == "FAILED", hello.stderr[-2000:]
 
 
+def test_an_id_of_true_is_an_unasked_frame_and_no_answer() -> None:
+    result = check(f"cmd:{sys.executable} {HOSTILE / 'odd_ids.py'} true", "--cases", "3.5,4.1")
+    assert result.verdicts == {"3.5": "FAILED", "4.1": "FAILED"}, result.explain()
+
+
 def test_strict_fails_a_non_strict_verdict() -> None:
     result = check(zoo("late_grace.py"), "--cases", "4.2", "--strict")
     assert result.verdicts == {"4.2": "NON-STRICT"} and result.code == 1

@@ -380,6 +380,26 @@ def test_deeply_nested_answer_mid_game_is_malformed_and_killed(closing: list[Zoo
     assert_gone(z)
 
 
+@pytest.mark.parametrize("mode", ["true", "float"])
+def test_an_id_of_true_or_1_0_answers_nothing(closing: list[Zoo], mode: str) -> None:
+    z = zoo("odd_ids.py", mode)
+    closing.append(z)
+    record = play(z.bot)
+    assert kinds(record) == ["timeout"]  # request 1 (id 1) went unanswered; the others were answered
+    assert record.faults[0].decision == zoo_decisions(record)[0]
+    close(z)
+    assert_gone(z)
+
+
+def test_answers_written_before_their_request_are_dropped(closing: list[Zoo]) -> None:
+    z = zoo("odd_ids.py", "ahead")
+    closing.append(z)
+    record = play(z.bot)
+    assert record.faults == [] and "early" not in record.actions
+    close(z)
+    assert_gone(z)
+
+
 @pytest.mark.parametrize("variant", ["bin", "str"])
 def test_100_mib_frame_is_oversized_quickly(closing: list[Zoo], variant: str) -> None:
     z = zoo("huge_frame.py", variant)

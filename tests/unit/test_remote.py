@@ -298,6 +298,28 @@ def test_reply_with_a_future_or_missing_id_is_skipped() -> None:
     assert bot.act(d) is d.legal[0]
 
 
+@pytest.mark.parametrize("odd", [True, 1.0])
+def test_an_id_of_true_or_1_0_is_not_the_id_1(odd: Any) -> None:
+    # Python has True == 1.0 == 1; the wire does not: such a reply answers nothing and the request times out.
+    script = Script(answers=[[{"type": "action", "id": odd, "action": "attack(9R)"}]])
+    bot = make_bot(script, move_time=0.05)
+    bot.new_game(INFO)
+    with pytest.raises(BotTimeout):
+        bot.act(decision())
+    assert script.requests[0]["id"] == 1
+
+
+def test_an_answer_sent_before_its_request_is_not_its_answer() -> None:
+    # With request 1's answer the bot also "answers" request 2 (it guessed the id); request 2 gets a real answer.
+    script = Script(answers=[lambda m: reply()(m) + [{"type": "action", "id": m["id"] + 1, "action": "attack(9R)"}],
+                             reply("attack(7T,7K)")])
+    bot = make_bot(script)
+    bot.new_game(INFO)
+    bot.act(decision())
+    d = decision()
+    assert bot.act(d) is d.legal[1]
+
+
 def test_unknown_messages_between_replies_are_ignored() -> None:
     script = Script(answers=[lambda m: [{"type": "log", "text": "thinking"}, {"type": "ping"}, {"x": 1},
                                         *reply("attack(7T,7K)")(m)]])
