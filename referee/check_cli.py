@@ -48,18 +48,21 @@ def check(
         None, metavar="SPEC",
         help="The bot program: 'cmd:COMMAND ARGS', the path of an executable, or a built-in bot's name (run as "
              "'python -m bots.NAME')."),
-    game: list[str] = typer.Option([], "--game", "-g", help="Check this game only; repeatable. Default: every "
+    game: list[str] = typer.Option([], "--game", "-g", metavar="GAME",
+                                   help="Check this game only; repeatable. Default: every "
                                    "registered game the bot says it plays."),
-    cases: list[str] = typer.Option([], "--cases", "-c", help="Cases to run: an id (2.1), a prefix (2), a glob "
+    cases: list[str] = typer.Option([], "--cases", "-c", metavar="PATTERN",
+                                    help="Cases to run: an id (2.1), a prefix (2), a glob "
                                     "(3.*) or a group (timing); comma-separated or repeated. Default: all."),
     list_only: bool = typer.Option(False, "--list", help="List the cases (with --cases: the selected ones) and "
                                    "exit."),
     strict: bool = typer.Option(False, "--strict", help="A NON-STRICT verdict (a SHOULD broken) fails too."),
-    seed: int | None = typer.Option(None, min=0, max=2**64 - 1, help="Seed of every deal; drawn and printed "
+    seed: int | None = typer.Option(None, min=0, max=2**64 - 1, metavar="N",
+                                    help="Seed of every deal; drawn and printed "
                                     "when omitted. With --cases ID it repeats one case exactly."),
     json_out: bool = typer.Option(False, "--json", help="Print the JSON report (with every transcript) on "
                                   "stdout; the tree goes to stderr."),
-    report: Path | None = typer.Option(None, "--report", help="Write the JSON report to this file."),
+    report: Path | None = typer.Option(None, "--report", metavar="FILE", help="Write the JSON report to this file."),
 ) -> None:
     """Check that a bot program keeps to the protocol (docs/CHECK.md lists the cases).
 

@@ -18,11 +18,12 @@ from tabulate import tabulate
 
 from .botspec import check_supports, parse_spec
 from .check_cli import check
-from .cli_common import cli_registry, one_line_errors, parse_options, print_json
+from .cli_common import ON_FAULT_HELP, Command, cli_registry, one_line_errors, parse_options, print_json
 from .engine import Game, State
 from .errors import ConfigError
 from .match import POLICIES, GameRecord, check_policy, play_game
 from .record import read_record, replay, write_record
+from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
 from .tournament_cli import app as tournament_app
 
 app = typer.Typer(
@@ -38,7 +39,7 @@ app = typer.Typer(
 # ------------------------------------------------------------------------------------------------ games
 
 
-@app.command()
+@app.command(cls=Command)
 def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the games, their seat ranges, teams and options with defaults."""
     with one_line_errors():
@@ -59,7 +60,7 @@ def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instea
         typer.echo(tabulate(table, headers=["game", "seats", "teams", "options (defaults)", "source", "title"]))
 
 
-@app.command()
+@app.command(cls=Command)
 def bots(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the registered bots, the games they support and where they come from."""
     with one_line_errors():
@@ -143,23 +144,31 @@ def _print_result(record: GameRecord, game: Game, json_out: bool) -> None:
     typer.echo(f"{record.decisions} decisions; " + "; ".join(extra) if extra else f"{record.decisions} decisions")
 
 
-@app.command()
+@app.command(cls=Command)
 def play(
-    game: str = typer.Argument(..., help="Game id (see 'referee games')."),
+    game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
     bot: list[str] = typer.Option(
-        ..., "--bot", "-b",
+        ..., "--bot", "-b", metavar="SPEC",
         help="A bot per seat, in seat order: a registered name (see 'referee bots'), 'cmd:COMMAND ARGS', "
              "or the path of an executable.",
     ),
-    seed: int | None = typer.Option(None, help="Deal seed (0..2^64-1); drawn and printed when omitted."),
-    option: list[str] = typer.Option([], "--option", "-o", help="A game option as KEY=VALUE; repeatable."),
-    dealer: int = typer.Option(0, help="Seat of the first dealer."),
-    on_fault: str = typer.Option("forfeit", "--on-fault", help=f"Fault policy: {' or '.join(POLICIES)}."),
-    move_time: int = typer.Option(1000, "--move-time", min=1, help="Per-move time limit of program bots, ms."),
-    time_bank: int = typer.Option(0, "--time-bank", min=0, help="Extra time per game for program bots, ms."),
-    record: Path | None = typer.Option(None, help="Write the game record (JSON) to this file."),
+    seed: int | None = typer.Option(None, metavar="N", help="Deal seed (0..2^64-1); drawn and printed when omitted."),
+    option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
+                                     help="A game option as KEY=VALUE; repeatable."),
+    dealer: int = typer.Option(0, metavar="SEAT", help="Seat of the first dealer."),
+    on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
+    move_time: int = typer.Option(1000, "--move-time", min=1, metavar="MS",
+                                  help="Per-move time limit of program bots, ms."),
+    time_bank: int = typer.Option(0, "--time-bank", min=0, metavar="MS",
+                                  help="Extra time per game for program bots, ms."),
+    record: Path | None = typer.Option(None, metavar="FILE", help="Write the game record (JSON) to this file."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    sandbox: str = SANDBOX,
+    bot_env: list[str] = BOT_ENV,
+    bot_memory: int = BOT_MEMORY,
+    bot_processes: int = BOT_PROCESSES,
+    bot_file_size: int = BOT_FILE_SIZE,
 ) -> None:
     """Play one game between bots and print the result.
 
@@ -179,10 +188,14 @@ def play(
             raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
         if record is not None and not (record.parent.is_dir() and os.access(record.parent, os.W_OK)):
             raise ConfigError(f"cannot write the record to {record}: its folder does not exist or is not writable")
+        confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
+                    .with_hidden([record.resolve()] if record else [])
+                    if any(spec.argv is not None for spec in specs) else None)
         players = []
         try:
             for spec in specs:
-                players.append(spec.make(registry, move_time=move_time / 1000, time_bank=time_bank / 1000))
+                players.append(spec.make(registry, move_time=move_time / 1000, time_bank=time_bank / 1000,
+                                         sandbox=confined))
                 check_supports(players[-1], spec, game)
         except BaseException:
             for player in players:
@@ -203,9 +216,9 @@ def play(
         _print_result(result, chosen, json_out)
 
 
-@app.command("replay")
+@app.command("replay", cls=Command)
 def replay_cmd(
-    file: Path = typer.Argument(..., help="A record written by 'referee play --record'."),
+    file: Path = typer.Argument(..., metavar="FILE", help="A record written by 'referee play --record'."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
 ) -> None:
@@ -219,8 +232,29 @@ def replay_cmd(
         _print_result(replayed, game, json_out)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"referee {version('referee')}")
+        except PackageNotFoundError:  # run from a source tree that is not installed
+            from . import __version__
+
+            typer.echo(f"referee {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", is_eager=True, expose_value=False, callback=_version,
+                                 help="Print the version and exit."),
+) -> None:
+    """Referee and tournament runner for bots that play Russian card games."""
+
+
 app.add_typer(tournament_app, name="tournament")
-app.command("check")(check)
+app.command("check", cls=Command)(check)
 
 
 def main() -> None:

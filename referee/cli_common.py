@@ -6,17 +6,69 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import typer
+from tabulate import tabulate, tabulate_formats
+from typer.core import TyperArgument, TyperCommand
 
 from .errors import ConfigError, RefereeError
 from .plugins import Registry, load_registry
 
-__all__ = ["one_line_errors", "cli_registry", "print_json", "parse_options"]
+__all__ = ["Command", "ON_FAULT_HELP", "TABLE_FORMATS", "check_format", "cli_registry", "format_table",
+           "one_line_errors", "parse_options", "print_json"]
+
+#: ``--on-fault``'s help, with its choices
+ON_FAULT_HELP = ("What a fault costs (C-7): forfeit (every faulted seat is placed below the others) or continue "
+                 "(the places the rules gave stand).")
+
+#: ``--format`` values: every tabulate format, plus ``csv`` and an unpadded ``tsv`` (which replaces tabulate's)
+TABLE_FORMATS = tuple(sorted({*tabulate_formats, "csv", "tsv"}))
+
+
+class _NamedArgument(TyperArgument):
+    """An argument shown by its metavar alone: ``GAME`` in the usage line and the help, not ``{game}`` and
+    ``GAME <str>`` (typer's rendering)."""
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        return (name if self.required else f"[{name}]") + ("..." if self.nargs != 1 else "")
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None if self.metavar is not None else super().display_type_rich(ctx)
+
+
+class Command(TyperCommand):
+    """The class of every ``referee`` command (``@app.command(cls=Command)``): arguments with a metavar are shown
+    by it alone (options already are)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument and param.metavar is not None:
+                param.__class__ = _NamedArgument
+
+
+def check_format(fmt: str) -> None:
+    if fmt not in TABLE_FORMATS:
+        raise ConfigError(f"unknown --format {fmt!r} (choose from: {', '.join(TABLE_FORMATS)})")
+
+
+def format_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str) -> str:
+    """A table in ``fmt``: ``csv`` (the csv module's quoting, a header row) and ``tsv`` (tab-separated, no
+    padding) are written by the csv module, every other format by tabulate. No final newline."""
+    if fmt in ("csv", "tsv"):
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows(["" if v is None else v for v in row] for row in rows)
+        return out.getvalue().rstrip("\n")
+    return tabulate(rows, headers=list(headers), tablefmt=fmt, disable_numparse=True)
 
 
 @contextmanager

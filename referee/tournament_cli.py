@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import typer
-from tabulate import tabulate, tabulate_formats
 
 from tournaments.executor import LocalExecutor, TournamentConfig
 from tournaments.report import Report, build_report
@@ -18,11 +19,22 @@ from tournaments.schedule import schedule_size
 from tournaments.storage import Store
 
 from .botspec import check_supports, parse_spec
-from .cli_common import cli_registry, one_line_errors, parse_options, print_json
+from .cli_common import (
+    ON_FAULT_HELP,
+    Command,
+    check_format,
+    cli_registry,
+    format_table,
+    one_line_errors,
+    parse_options,
+    print_json,
+)
 from .errors import ConfigError, ExecutorError
 from .match import POLICIES, check_policy
 from .plugins import Registry
 from .record import record_from_dict, record_text, write_record
+from .sandbox import Sandbox, probe
+from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for, warn
 
 app = typer.Typer(help="Round-robin tournaments: every table of the field, every seat rotation, rating tables.",
                   no_args_is_help=True, rich_markup_mode=None)
@@ -44,9 +56,7 @@ def entrant_names(specs: list[str], registry: Registry) -> list[str]:
     return names
 
 
-def _check_format(fmt: str) -> None:
-    if fmt not in tabulate_formats:
-        raise ConfigError(f"unknown --format {fmt!r} (choose from: {', '.join(sorted(tabulate_formats))})")
+FORMAT_HELP = "Table format: csv, tsv (no padding) or any tabulate format (simple, github, grid, latex, …)."
 
 
 class _Reporter:
@@ -100,17 +110,22 @@ class _Reporter:
             self.last_share, self.last_line = share, now
 
 
-def print_report(report: Report, fmt: str, json_out: bool) -> None:
+def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None = None) -> None:
+    """The table; ``sandbox`` is how the program bots ran (on, off, unknown), on the first line and in the JSON."""
     if json_out:
-        print_json(report.to_json())
+        print_json({**report.to_json(), **({"sandbox": sandbox} if sandbox is not None else {})})
         return
     headers = ["rank", "bot", "rating", "± 95%", "games", "mean place", "first %", "last %", "faults"]
     rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}", f"{r['ci']:.0f}" if r["ci"] is not None else "-", r["games"],
              f"{r['mean_place']:.2f}" if r["mean_place"] is not None else "-",
              f"{100 * r['first']:.1f}" if r["first"] is not None else "-",
              f"{100 * r['last']:.1f}" if r["last"] is not None else "-", r["faults"]] for r in report.rows]
-    typer.echo(f"{report.games} games")
-    typer.echo(tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True))
+    if fmt in ("csv", "tsv"):  # one table a spreadsheet reads: the ratings (the rest is in --json)
+        typer.echo(format_table(rows, headers, fmt))
+        return
+    typer.echo(f"{report.games} games" + (f", seed {report.seed}" if report.seed is not None else "")
+               + (f"; sandbox: {sandbox}" if sandbox is not None else ""))
+    typer.echo(format_table(rows, headers, fmt))
     names = [r["bot"] for r in report.rows]
     idx = {n: i for i, n in enumerate(report.entrants)}
     def share(a: str, b: str) -> str:
@@ -119,23 +134,23 @@ def print_report(report: Report, fmt: str, json_out: bool) -> None:
 
     cross = [[a] + [share(a, b) for b in names] for a in names]
     typer.echo("\nfinished ahead of (row over column, share of the games both played):")
-    typer.echo(tabulate(cross, headers=["", *names], tablefmt=fmt, disable_numparse=True))
+    typer.echo(format_table(cross, ["", *names], fmt))
     if report.head_to_head:
         typer.echo("\nhead to head:")
         h2h = [[h["bot"], h["opponent"], h["games"], f"{h['wins']}/{h['draws']}/{h['losses']}",
                 f"{100 * h['score']:.1f}%", f"{h['elo']:+.0f} ± {h['elo_error']:.0f}", f"{100 * h['los']:.1f}%"]
                for h in report.head_to_head]
-        typer.echo(tabulate(h2h, headers=["bot", "opponent", "games", "W/D/L", "score", "Elo diff", "LOS"],
-                            tablefmt=fmt, disable_numparse=True))
+        typer.echo(format_table(h2h, ["bot", "opponent", "games", "W/D/L", "score", "Elo diff", "LOS"], fmt))
 
 
-def _check_programs(specs: list[str], registry: Registry, game: str, move_time: int) -> None:
+def _check_programs(specs: list[str], registry: Registry, game: str, move_time: int,
+                    sandbox: Sandbox | None = None) -> None:
     """Refuse a program bot whose hello says it does not play ``game`` (started once, then stopped)."""
     for spec in specs:
         parsed = parse_spec(spec, registry)
         if parsed.argv is None:
             continue
-        bot = parsed.make(registry, move_time=move_time / 1000)
+        bot = parsed.make(registry, move_time=move_time / 1000, sandbox=sandbox)
         try:
             check_supports(bot, parsed, game)
         finally:
@@ -145,16 +160,80 @@ def _check_programs(specs: list[str], registry: Registry, game: str, move_time: 
 def _report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
-    return build_report(config.entrants, list(store.games()), teams=game.teams(config.seats),
-                        bootstrap_samples=bootstrap_samples, seed=config.seed)
+    report = build_report(config.entrants, list(store.games()), teams=game.teams(config.seats),
+                          bootstrap_samples=bootstrap_samples, seed=config.seed)
+    teams = game.teams(config.seats)
+    if report.games >= schedule_size(len(config.entrants), config.seats, config.games, teams):
+        report.seed = config.seed  # shown once every deal is played: until then it would tell the deals to come
+    return report
 
 
-def _play(store: Store, config: TournamentConfig, registry: Registry, workers: int, json_out: bool) -> None:
+#: ``extra["seed"]`` of a tournament whose seed was drawn in secret (no ``--seed``).
+DRAWN = "drawn"
+
+
+def _secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
+    """The seed of a tournament run without ``--seed``: the stored one when ``db`` holds this same tournament with a
+    drawn seed (so the same command continues it; also the old default seed 1 of databases from before seeds were
+    drawn), otherwise a new 64-bit seed from the operating system. It is kept only in the database: never on a
+    command line, and bots get one-way hashes of the deal seeds (match.bot_seed), never a seed."""
+    stored = None
+    if db.is_file():
+        with Store(db, create=False) as store:
+            stored = store.config()
+
+    def rest(data: dict[str, Any]) -> dict[str, Any]:
+        extra = {k: v for k, v in (data.get("extra") or {}).items() if k != "seed"}
+        return {**data, "seed": None, "extra": extra}
+
+    if stored is not None:
+        extra = stored.get("extra") or {}
+        if not isinstance(extra, dict) or not isinstance(stored.get("seed"), int):
+            raise ConfigError(f"{db} holds a damaged tournament configuration (its seed)")
+        if rest(stored) != rest(config.to_dict()):  # refused by save_config, naming what differs but the seed
+            return replace(config, seed=stored["seed"], extra={**config.extra, **extra})
+        if extra.get("seed") != DRAWN and stored["seed"] != 1:
+            raise ConfigError(f"{db} holds this tournament with --seed {stored['seed']}: give that --seed to "
+                              f"continue it (or 'referee tournament resume {db}'), or use another --db")
+        return replace(config, seed=stored["seed"], extra=dict(extra))
+    return replace(config, seed=secrets.randbits(64), extra={**config.extra, "seed": DRAWN})
+
+
+def _stored_sandbox(config: dict[str, Any]) -> str:
+    """How a stored tournament's program bots run: on, off, or unknown (stored before the sandbox existed)."""
+    settings = (config.get("extra") or {}).get("sandbox") if isinstance(config.get("extra"), dict) else None
+    return str(settings.get("mode")) if isinstance(settings, dict) else "unknown"
+
+
+def _sandbox_of(store: Store, config: TournamentConfig, registry: Registry) -> Sandbox:
+    """The sandbox a stored tournament's games run in (resume): its stored settings, the database hidden. Stored
+    ``on`` needs bwrap here; a tournament stored without settings runs without, with a warning."""
+    settings = config.extra.get("sandbox")
+    if not isinstance(settings, dict):
+        if any(parse_spec(spec, registry).argv is not None for spec in config.specs):
+            warn(f"{store.path} was stored before referee had a sandbox: its program bots run without it "
+                 f"(sandbox: unknown; docs/SECURITY.md)")
+        return Sandbox(enabled=False)
+    sandbox = Sandbox.from_settings(settings, hidden=_hidden(store.path))
+    if sandbox.enabled and (problem := probe()) is not None:
+        raise ConfigError(f"this tournament runs its bots in the sandbox, and {problem}; install bubblewrap "
+                          f"(docs/SECURITY.md)")
+    return sandbox
+
+
+def _hidden(db: Path) -> list[str]:
+    """The database's files, which no bot may read (they read as empty if a bot's folder holds them)."""
+    path = str(db.resolve())
+    return [path, path + "-wal", path + "-shm", path + "-journal"]
+
+
+def _play(store: Store, config: TournamentConfig, registry: Registry, workers: int, json_out: bool,
+          sandbox: Sandbox | None = None) -> None:
     game = registry.game(config.game)
     label = f"{config.game} {config.seats} seats"
     try:
         with _Reporter(label) as reporter:
-            run_tournament(store, config, game, lambda c: LocalExecutor(c, workers), reporter)
+            run_tournament(store, config, game, lambda c: LocalExecutor(c, workers, sandbox), reporter)
     except KeyboardInterrupt:
         typer.echo(f"referee: interrupted; {store.count()} games are stored. "
                    f"Continue with: referee tournament resume {store.path}", err=True)
@@ -164,27 +243,39 @@ def _play(store: Store, config: TournamentConfig, registry: Registry, workers: i
                             f"Continue with: referee tournament resume {store.path}") from None
 
 
-@app.command()
+@app.command(cls=Command)
 def run(
-    game: str = typer.Argument(..., help="Game id (see 'referee games')."),
-    bot: list[str] = typer.Option([], "--bot", "-b", help="An entrant: a registered bot, 'cmd:COMMAND' or a "
+    game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
+    bot: list[str] = typer.Option([], "--bot", "-b", metavar="SPEC",
+                                  help="An entrant: a registered bot, 'cmd:COMMAND' or a "
                                   "path. Repeat it; the same bot twice plays itself. Default: every "
                                   "registered bot that plays GAME."),
-    seats: int | None = typer.Option(None, "--seats", "-k", help="Seats per table (default: the number of "
+    seats: int | None = typer.Option(None, "--seats", "-k", metavar="K", help="Seats per table (default: the number of "
                                         "entrants, within the game's range)."),
-    games: int = typer.Option(DEFAULT_GAMES, "--games", "-n", min=1, help="Deals per table and seat rotation."),
+    games: int = typer.Option(DEFAULT_GAMES, "--games", "-n", min=1, metavar="N",
+                              help="Deals per table and seat rotation."),
     duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate", help="Play each deal under every seat "
                                    "rotation of its table, so the luck of the deal cancels."),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, help="Worker processes."),
-    db: Path = typer.Option(DEFAULT_DB, "--db", help="SQLite file holding the results."),
-    seed: int = typer.Option(1, min=0, max=2**64 - 1, help="Tournament seed: the deals follow from it."),
-    move_time: int = typer.Option(1000, "--move-time", min=1, help="Per-move limit of program bots, ms."),
-    option: list[str] = typer.Option([], "--option", "-o", help="A game option as KEY=VALUE; repeatable."),
-    on_fault: str = typer.Option("forfeit", "--on-fault", help=f"Fault policy: {' or '.join(POLICIES)}."),
-    fmt: str = typer.Option("simple", "--format", help="Any tabulate table format (github, grid, latex, …)."),
-    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, help="Confidence intervals from N bootstrap "
+    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W",
+                                 help="Worker processes."),
+    db: Path = typer.Option(DEFAULT_DB, "--db", metavar="FILE", help="SQLite file holding the results."),
+    seed: int | None = typer.Option(None, min=0, max=2**64 - 1, metavar="S", help="Tournament seed: the deals "
+                                    "follow from it. Default: a secret one, drawn from the operating system and "
+                                    "kept in --db (the same command on the same --db continues that tournament)."),
+    move_time: int = typer.Option(1000, "--move-time", min=1, metavar="MS", help="Per-move limit of program bots, ms."),
+    option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
+                                     help="A game option as KEY=VALUE; repeatable."),
+    on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
+    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
+                                          help="Confidence intervals from B bootstrap "
                                           "samples over deals instead of the information matrix."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
+    sandbox: str = SANDBOX,
+    bot_env: list[str] = BOT_ENV,
+    bot_memory: int = BOT_MEMORY,
+    bot_processes: int = BOT_PROCESSES,
+    bot_file_size: int = BOT_FILE_SIZE,
 ) -> None:
     """Run a round-robin tournament and print the rating table.
 
@@ -192,7 +283,7 @@ def run(
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
     """
     with one_line_errors():
-        _check_format(fmt)
+        check_format(fmt)
         registry = cli_registry()
         chosen = registry.game(game)
         options = chosen.configure(parse_options(option))
@@ -210,49 +301,59 @@ def run(
             raise ConfigError(f"{k} seats need at least {k} entrants, got {len(specs)} (list a bot twice for "
                               f"self-play)")
         check_policy(on_fault)
-        _check_programs(specs, registry, game, move_time)
+        programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
+        confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
+                    else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
+        _check_programs(specs, registry, game, move_time, confined)
         config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
-                                  duplicate=duplicate, seed=seed, move_time_ms=move_time, policy=on_fault)
+                                  duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
+                                  extra={"sandbox": confined.settings()})
+        if seed is None:
+            config = _secret_seed(db, config)
         total = schedule_size(len(names), k, games, chosen.teams(k))
         with Store(db, create=True) as store:
             store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
             typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
                        f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                        err=True)
-            _play(store, config, registry, workers, json_out)
-            print_report(_report(store, registry, bootstrap_samples), fmt, json_out)
+            _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db)))
+            print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(config.to_dict()))
 
 
-@app.command()
+@app.command(cls=Command)
 def resume(
-    db: Path = typer.Argument(..., help="The database of an interrupted tournament."),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, help="Worker processes."),
-    fmt: str = typer.Option("simple", "--format", help="Any tabulate table format."),
-    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, help="Bootstrap samples for the intervals."),
+    db: Path = typer.Argument(..., metavar="DB", help="The database of an interrupted tournament."),
+    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W",
+                                 help="Worker processes."),
+    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
+                                          help="Bootstrap samples for the intervals."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
 ) -> None:
     """Continue a tournament where it stopped (no game lost, none played twice) and print the table."""
     _existing(db, fmt, bootstrap_samples, json_out, play_workers=workers)
 
 
-@app.command()
+@app.command(cls=Command)
 def table(
-    db: Path = typer.Argument(..., help="A tournament database."),
-    fmt: str = typer.Option("simple", "--format", help="Any tabulate table format."),
-    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, help="Bootstrap samples for the intervals."),
+    db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
+    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
+                                          help="Bootstrap samples for the intervals."),
     json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
     """Print the rating table of a tournament database again."""
     _existing(db, fmt, bootstrap_samples, json_out, play_workers=None)
 
 
-@app.command()
+@app.command(cls=Command)
 def games(
-    db: Path = typer.Argument(..., help="A tournament database."),
-    bot: str | None = typer.Option(None, "--bot", "-b", help="Only the games this entrant played (its name in the "
+    db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
+    bot: str | None = typer.Option(None, "--bot", "-b", metavar="NAME",
+                                   help="Only the games this entrant played (its name in the "
                                    "table)."),
     faults: bool = typer.Option(False, "--faults", help="Only the games with a fault."),
-    fmt: str = typer.Option("simple", "--format", help="Any tabulate table format."),
+    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the games as JSON."),
 ) -> None:
     """List the stored games: key, bots by seat, places, decisions and faults, in schedule order.
@@ -260,7 +361,7 @@ def games(
     A game's key names it for 'referee tournament record DB KEY', which prints its record for 'referee replay'.
     """
     with one_line_errors():
-        _check_format(fmt)
+        check_format(fmt)
         with Store(db, create=False) as store:
             config = store.config()
             if config is None:
@@ -276,16 +377,17 @@ def games(
             return
         table_rows = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
                        "; ".join(f"seat {f['seat']} {f['kind']}" for f in r.faults) or "-"] for r in rows]
-        typer.echo(tabulate(table_rows, headers=["key", "bots (by seat)", "places", "decisions", "faults"],
-                            tablefmt=fmt, disable_numparse=True))
+        typer.echo(format_table(table_rows, ["key", "bots (by seat)", "places", "decisions", "faults"], fmt))
         typer.echo(f"{len(rows)} games", err=True)
 
 
-@app.command()
+@app.command(cls=Command)
 def record(
-    db: Path = typer.Argument(..., help="A tournament database."),
-    key: str = typer.Argument(..., help="The game's key, as 'referee tournament games' lists it (like t0.d3.r1)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write the record to this file instead of stdout."),
+    db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
+    key: str = typer.Argument(..., metavar="KEY",
+                              help="The game's key, as 'referee tournament games' lists it (like t0.d3.r1)."),
+    out: Path | None = typer.Option(None, "--out", "-o", metavar="FILE",
+                                    help="Write the record to this file instead of stdout."),
 ) -> None:
     """Print one stored game's record (the stderr tails of faulted bots included), for 'referee replay'.
 
@@ -308,7 +410,7 @@ def record(
 def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:
     """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
     with one_line_errors():
-        _check_format(fmt)
+        check_format(fmt)
         registry = cli_registry()
         with Store(db, create=False) as store:
             stored = store.config()
@@ -318,5 +420,5 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
                 config = TournamentConfig.from_dict(stored)
                 for spec in config.specs:
                     parse_spec(spec, registry)
-                _play(store, config, registry, play_workers, json_out)
-            print_report(_report(store, registry, bootstrap_samples), fmt, json_out)
+                _play(store, config, registry, play_workers, json_out, _sandbox_of(store, config, registry))
+            print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))

@@ -307,6 +307,49 @@ def test_installed_script_plays_like_the_app(script: str, runner: CliRunner) -> 
     assert json.loads(proc.stdout) == ok_json(runner, *PLAY, "--seed", "7", "--json")
 
 
+def test_version_is_the_package_version(script: str) -> None:
+    from importlib.metadata import version
+
+    proc = subprocess.run([script, "--version"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == f"referee {version('referee')}\n"
+
+
+COMMANDS = [[], ["games"], ["bots"], ["play"], ["replay"], ["check"], ["tournament"], ["tournament", "run"],
+            ["tournament", "resume"], ["tournament", "table"], ["tournament", "games"], ["tournament", "record"]]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "referee")
+def test_help_shows_metavars_not_types(runner: CliRunner, command: list[str]) -> None:
+    """No typer placeholders (<str>, <list[str]>, <int range>, {game}): every value is named (GAME, SPEC, N, …)."""
+    text = ok(runner, *command, "--help").stdout
+    assert not re.search(r"<[a-z][a-z\[\] ]*>|\{[a-z_]+\}", text), text
+    usage = text.splitlines()[0]
+    assert usage.startswith("Usage: referee")
+    for word in usage.split()[2 + len(command):]:
+        assert word.strip("[]") in ("OPTIONS", "COMMAND", "ARGS...") or word.strip("[]").isupper(), usage
+
+
+def test_help_metavars_of_play_and_run(runner: CliRunner) -> None:
+    play = ok(runner, "play", "--help").stdout
+    assert play.splitlines()[0] == "Usage: referee play [OPTIONS] GAME"
+    for shown in ("-b, --bot SPEC", "-o, --option KEY=VALUE", "--seed N", "--dealer SEAT", "--move-time MS",
+                  "--time-bank MS", "--record FILE", "--on-fault forfeit|continue"):
+        assert shown in play, shown
+    assert "forfeit (" in play and "continue (" in play  # the choices, each with what it means
+    run_help = ok(runner, "tournament", "run", "--help").stdout
+    for shown in ("-k, --seats K", "-n, --games N", "-w, --workers W", "--db FILE", "--format FMT", "csv, tsv"):
+        assert shown in run_help, shown
+    assert ok(runner, "tournament", "record", "--help").stdout.splitlines()[0] == (
+        "Usage: referee tournament record [OPTIONS] DB KEY")
+
+
+def test_usage_errors_name_the_metavar(script: str) -> None:
+    proc = subprocess.run([script, "play"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == "referee: error: Missing argument 'GAME'. (see 'referee play --help')\n"
+
+
 def test_installed_script_reports_errors_in_one_line(script: str) -> None:
     proc = subprocess.run([script, "play", "chess", "-b", "random", "-b", "first"], capture_output=True,
                           text=True, timeout=120)

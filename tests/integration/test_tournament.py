@@ -8,6 +8,8 @@ one line on stderr, ``referee: error: ...``, never a traceback; the database is 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import signal
@@ -227,6 +229,37 @@ def test_table_formats(played: tuple[Path, dict[str, Any], str], fmt: str, marks
     for row in report["ratings"]:
         assert row["bot"] in out
         assert f"{row['rating']:.0f}" in out
+
+
+def test_table_as_csv_is_the_rating_table(played: tuple[Path, dict[str, Any], str]) -> None:
+    """--format csv: a header row and one row per entrant, read back by the csv module; nothing else."""
+    db, report, _ = played
+    out = ok("table", str(db), "--format", "csv").stdout
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["rank", "bot", "rating", "± 95%", "games", "mean place", "first %", "last %", "faults"]
+    assert [(r[1], r[2], r[4]) for r in rows[1:]] == [
+        (row["bot"], f"{row['rating']:.0f}", str(row["games"])) for row in report["ratings"]]
+
+
+def test_tsv_is_tab_separated_without_padding(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, report, _ = played
+    lines = ok("table", str(db), "--format", "tsv").stdout.splitlines()
+    assert len(lines) == 1 + len(report["ratings"])
+    assert lines[0] == "rank\tbot\trating\t± 95%\tgames\tmean place\tfirst %\tlast %\tfaults"
+    for line in lines:
+        cells = line.split("\t")
+        assert len(cells) == 9 and all(c == c.strip() and c for c in cells), line
+
+
+def test_games_as_csv_lists_every_stored_game(played: tuple[Path, dict[str, Any], str]) -> None:
+    db, _, _ = played
+    listed = ok_json("games", str(db), "--json")["games"]
+    rows = list(csv.reader(io.StringIO(ok("games", str(db), "--format", "csv").stdout)))
+    assert rows[0] == ["key", "bots (by seat)", "places", "decisions", "faults"]
+    assert [(r[0], r[1], r[3]) for r in rows[1:]] == [
+        (g["key"], ", ".join(g["bots"]), str(g["decisions"])) for g in listed]
+    tsv = ok("games", str(db), "--format", "tsv").stdout.splitlines()
+    assert [line.split("\t")[0] for line in tsv] == [r[0] for r in rows]
 
 
 def test_resume_takes_a_format_too(played: tuple[Path, dict[str, Any], str]) -> None:
