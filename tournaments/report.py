@@ -19,10 +19,12 @@ class Report:
     rows: list[dict[str, Any]]  # one per entrant, best first
     ahead: list[list[float | None]]  # ahead[i][j]: share of shared games where i finished ahead of j
     head_to_head: list[dict[str, Any]]
+    seed: int | None = None  # the tournament seed, set once every scheduled game is stored
 
     def to_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
+            "seed": self.seed,
             "ratings": self.rows,
             "crosstable": {"bots": self.entrants, "ahead": self.ahead},
             "head_to_head": self.head_to_head,

@@ -25,10 +25,10 @@ from proctable import descendants, living, proc_table
 
 from tournaments.schedule import schedule, schedule_size
 
-ENTRANTS, SEATS, GAMES, SEED = 3, 3, 60, 1  # SEED: the CLI's default --seed
+ENTRANTS, SEATS, GAMES, SEED = 3, 3, 60, 1
 TOTAL = 180
 COMMAND = ["run", "kazaki", "--bot", "heuristic", "--bot", "random", "--bot", "first", "--games", str(GAMES),
-           "--seats", str(SEATS), "--workers", "2"]
+           "--seats", str(SEATS), "--workers", "2", "--seed", str(SEED)]
 DEADLINE = 60.0  # a bound on every wait; the whole test takes a few seconds
 
 

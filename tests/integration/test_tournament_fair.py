@@ -1,0 +1,97 @@
+"""Tournaments bots cannot predict or forge (issue 12): a secret seed drawn when ``--seed`` is not given, which no bot
+learns, and ``referee tournament verify``, which replays every stored game and names the rows that do not follow from
+their records.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ZOO = ROOT / "tests" / "fixtures" / "zoo"
+
+
+def referee(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def stored_config(db: Path) -> dict:
+    with sqlite3.connect(db) as conn:
+        return json.loads(conn.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+
+
+def run(db: Path, *extra: str, bots: tuple[str, ...] = ("random", "first")) -> subprocess.CompletedProcess[str]:
+    args = ["tournament", "run", "kazaki", *(a for b in bots for a in ("-b", b)), "--games", "2", "--workers", "1",
+            "--db", str(db), *extra]
+    return referee(*args)
+
+
+# ------------------------------------------------------------------------------------------------ the seed
+
+
+def test_without_seed_a_secret_seed_is_drawn_stored_and_the_same_command_continues(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    done = run(first)
+    assert done.returncode == 0, done.stderr
+    config = stored_config(first)
+    assert config["extra"] == {"seed": "drawn"} and config["seed"] != 1
+    assert run(second).returncode == 0
+    assert stored_config(second)["seed"] != config["seed"]  # drawn anew for every tournament
+    again = run(first)  # the same command on the same database: it continues (here: nothing is left to play)
+    assert again.returncode == 0, again.stderr
+    assert stored_config(first) == config
+    assert f"games, seed {config['seed']}" in again.stdout  # shown once every game is played
+    other = run(first, "--on-fault", "continue")
+    assert other.returncode == 2 and "differs in: policy)" in other.stderr  # only what really differs is named
+
+
+def test_the_seed_is_not_shown_before_the_tournament_is_complete(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert run(db).returncode == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM games WHERE seq = (SELECT MAX(seq) FROM games)")
+    table = referee("tournament", "table", str(db), "--json")
+    assert table.returncode == 0 and json.loads(table.stdout)["seed"] is None
+    assert "seed" not in referee("tournament", "table", str(db)).stdout
+
+
+def test_an_explicit_seed_is_kept_and_not_replaced_by_a_drawn_one(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert run(db, "--seed", "5").returncode == 0
+    assert stored_config(db)["seed"] == 5 and stored_config(db)["extra"] == {}
+    again = run(db)
+    assert again.returncode == 2 and "with --seed 5: give that --seed" in again.stderr
+    assert run(db, "--seed", "5").returncode == 0
+
+
+def test_a_database_of_the_old_default_seed_continues_without_seed(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert run(db, "--seed", "1").returncode == 0  # what 'run' without --seed stored before seeds were drawn
+    again = run(db)
+    assert again.returncode == 0, again.stderr
+    assert stored_config(db)["seed"] == 1
+
+
+def test_no_bot_learns_the_secret_seed(tmp_path: Path) -> None:
+    seen = tmp_path / "seen.txt"
+    snoop = f"cmd:{sys.executable} {ZOO / 'snoop.py'} {seen}"
+    for workers in ("1", "2"):
+        done = referee("tournament", "run", "durak", "-b", snoop, "-b", "random", "--games", "2", "--workers",
+                       workers, "--db", str(tmp_path / f"w{workers}.db"))
+        assert done.returncode == 0, done.stderr
+        config = stored_config(tmp_path / f"w{workers}.db")
+        with sqlite3.connect(tmp_path / f"w{workers}.db") as conn:
+            deal_seeds = {row[0] for row in conn.execute("SELECT seed FROM games")}
+        text = seen.read_text()
+        assert text.count("message: {'type': 'new_game'") >= 4  # it did see the games, and noted everything
+        assert "parent cmdline: " in text
+        assert str(config["seed"]) not in text
+        for deal in deal_seeds:  # nor the deals' own seeds
+            assert deal not in text
