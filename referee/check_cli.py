@@ -23,6 +23,7 @@ from .check.report import Header, Tree, failures, list_cases, report_json, summa
 from .cli_common import cli_registry, one_line_errors, print_json
 from .errors import ConfigError
 from .plugins import Registry
+from .terminal import printable
 
 __all__ = ["check", "program_for"]
 
@@ -87,7 +88,7 @@ def check(
             typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
 
         def echo(line: str) -> None:
-            typer.echo(line, err=json_out)
+            typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
 
         start = time.monotonic()
         session = Session(argv, registry=registry, seed=seed, name=name)

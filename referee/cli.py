@@ -24,6 +24,7 @@ from .errors import ConfigError
 from .match import POLICIES, GameRecord, check_policy, play_game
 from .record import read_record, replay, write_record
 from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
+from .terminal import printable
 from .tournament_cli import app as tournament_app
 
 app = typer.Typer(
@@ -127,7 +128,7 @@ def _print_result(record: GameRecord, game: Game, json_out: bool) -> None:
                                        "faults"]))
     for seat in summary["seats"]:
         if seat["faults"] and seat["stderr"]:
-            tail = seat["stderr"].rstrip().splitlines()[-5:]
+            tail = printable(seat["stderr"]).rstrip().split("\n")[-5:]  # escapes shown, not obeyed
             typer.echo(f"seat {seat['seat']} ({seat['bot']}) stderr, last lines:")
             for line in tail:
                 typer.echo(f"  | {line}")

@@ -19,6 +19,7 @@ from typer.core import TyperArgument, TyperCommand
 
 from .errors import ConfigError, RefereeError
 from .plugins import Registry, load_registry
+from .terminal import printable
 
 __all__ = ["Command", "ON_FAULT_HELP", "TABLE_FORMATS", "check_format", "cli_registry", "format_table",
            "one_line_errors", "parse_options", "print_json"]
@@ -77,7 +78,7 @@ def one_line_errors() -> Iterator[None]:
     try:
         yield
     except RefereeError as exc:
-        typer.echo(f"referee: error: {exc}", err=True)
+        typer.echo(f"referee: error: {printable(str(exc), one_line=True)}", err=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         typer.echo("referee: interrupted", err=True)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..terminal import printable
 from .cases import CATALOGUE, GROUPS, Case, CaseResult, Verdict, exit_code, tally
 from .harness import REFEREE, Session, jsonable
 
@@ -107,7 +108,7 @@ def failures(results: Sequence[CaseResult], header: Header, session: Session | N
         if r.outcome.actual:
             out.append(f"    actual:   {r.outcome.actual}")
         stderr = [line for name in r.runs if session and name in session.runs
-                  for line in session.runs[name].stderr.splitlines() if line.strip()]
+                  for line in printable(session.runs[name].stderr).split("\n") if line.strip()]
         if stderr:
             out.append(f"    stderr:   {stderr[-1][:200]}")
         out.append(f"    again:    {header.command(r.case.id)}")
