@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -91,8 +92,8 @@ def test_doc_example(example: Example, tmp_path: Path) -> None:
             skipped.append(step.line)
             continue
         check_step(example, step, cwd)
-    if skipped:
-        pytest.skip(f"lines {', '.join(map(str, skipped))} not run: {missing} (the rest passed)")
+    if skipped:  # the rest passed: a warning, not a skip that would hide them
+        warnings.warn(f"{example.id}: line(s) {', '.join(map(str, skipped))} not run: {missing}", stacklevel=1)
 
 
 def test_the_docs_have_examples() -> None:
