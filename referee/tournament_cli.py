@@ -17,6 +17,8 @@ from tournaments.report import Report, build_report
 from tournaments.run import Progress, run_tournament
 from tournaments.schedule import schedule_size
 from tournaments.storage import Store
+from tournaments.verify import Ticker
+from tournaments.verify import verify as verify_store
 
 from .botspec import check_supports, parse_spec
 from .cli_common import (
@@ -405,6 +407,34 @@ def record(
             typer.echo(record_text(stored), nl=False)
         else:
             write_record(stored, out)
+
+
+@app.command(cls=Command)
+def verify(
+    db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
+    json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
+) -> None:
+    """Replay every stored game from its record and check that the stored places, scores and faults follow from it.
+
+    Names each row that does not (its key and what differs) and exits 1; exits 0 when every row agrees.
+    Example: referee tournament verify tournament.db
+    """
+    with one_line_errors():
+        registry = cli_registry()
+        with Store(db, create=False) as store:
+            checked = verify_store(store, registry.game, Ticker(lambda line: typer.echo(line, err=True)))
+    if json_out:
+        print_json(checked.to_json())
+    else:
+        for mismatch in checked.mismatches:
+            typer.echo(mismatch.line())
+        stored = f"{checked.checked} stored game{'s' if checked.checked != 1 else ''} (of {checked.scheduled} scheduled)"
+        if checked.ok:
+            typer.echo(f"{stored}: every one follows from its record")
+        else:
+            typer.echo(f"{stored}: {len(checked.mismatches)} do not follow from their records")
+    if not checked.ok:
+        raise typer.Exit(1)
 
 
 def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:

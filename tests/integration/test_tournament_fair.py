@@ -95,3 +95,76 @@ def test_no_bot_learns_the_secret_seed(tmp_path: Path) -> None:
         assert str(config["seed"]) not in text
         for deal in deal_seeds:  # nor the deals' own seeds
             assert deal not in text
+
+
+# ------------------------------------------------------------------------------------------------ verify
+
+
+def faulty_tournament(tmp_path: Path) -> Path:
+    """A finished tournament in which one entrant faults (so places follow from the faults and the policy)."""
+    db = tmp_path / "t.db"
+    illegal = f"cmd:{sys.executable} {ZOO / 'illegal.py'}"
+    done = referee("tournament", "run", "durak", "-b", illegal, "-b", "random", "-b", "first", "--seats", "2",
+                   "--games", "3", "--workers", "2", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games WHERE faults != '[]'").fetchone()[0] > 0
+    return db
+
+
+def test_verify_passes_an_untouched_tournament(tmp_path: Path) -> None:
+    db = faulty_tournament(tmp_path)
+    checked = referee("tournament", "verify", str(db))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.strip() == "18 stored games (of 18 scheduled): every one follows from its record"
+    as_json = json.loads(referee("tournament", "verify", str(db), "--json").stdout)
+    assert as_json == {"games": 18, "scheduled": 18, "ok": True, "mismatches": []}
+
+
+def test_verify_names_a_row_whose_places_were_rewritten_and_the_table_shows_only_the_columns(tmp_path: Path) -> None:
+    db = faulty_tournament(tmp_path)
+    before = json.loads(referee("tournament", "table", str(db), "--json").stdout)
+    with sqlite3.connect(db) as conn:
+        key, places = conn.execute("SELECT key, places FROM games WHERE places = '[2, 1]' ORDER BY seq").fetchone()
+        conn.execute("UPDATE games SET places = '[1, 2]' WHERE key = ?", (key,))  # what a forging bot did
+        other = conn.execute("SELECT key FROM games WHERE key != ? ORDER BY seq", (key,)).fetchone()[0]
+        record = json.loads(conn.execute("SELECT record FROM games WHERE key = ?", (other,)).fetchone()[0])
+        record["actions"] = record["actions"][:-1]  # a record that no longer replays to its end
+        conn.execute("UPDATE games SET record = ? WHERE key = ?", (json.dumps(record), other))
+    checked = referee("tournament", "verify", str(db))
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    lines = checked.stdout.splitlines()
+    assert f"{key}: places: stored [1, 2], the replay gives [2, 1]" in lines
+    assert any(line.startswith(f"{other}: the record does not replay: the record stops after") for line in lines)
+    assert lines[-1] == "18 stored games (of 18 scheduled): 2 do not follow from their records"
+    assert "Traceback" not in checked.stderr
+    after = json.loads(referee("tournament", "table", str(db), "--json").stdout)
+    assert after["ratings"] != before["ratings"]  # the table reads the places column (which verify checks) …
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET places = ? WHERE key = ?", (places, key))
+    assert json.loads(referee("tournament", "table", str(db), "--json").stdout) == before  # … not the record
+
+
+@pytest.mark.parametrize(("column", "value", "fragment"), [
+    ("seed", "123", "seed: stored 123, the schedule says"),
+    ("seating", '["first", "random"]', "seating: stored"),
+    ("faults", "[]", "faults: stored [], the record has"),
+    ("result", '{"places": [1, 2]}', "result aborted: stored null"),
+    ("record", "{", "record: not valid JSON"),
+    ("places", "nonsense", "column places is not JSON"),
+])
+def test_verify_names_each_kind_of_tampering(tmp_path: Path, column: str, value: str, fragment: str) -> None:
+    db = faulty_tournament(tmp_path)
+    with sqlite3.connect(db) as conn:
+        key = conn.execute("SELECT key FROM games WHERE faults != '[]' ORDER BY seq").fetchone()[0]
+        conn.execute(f"UPDATE games SET {column} = ? WHERE key = ?", (value, key))  # noqa: S608 - test's own names
+    checked = referee("tournament", "verify", str(db), "--json")
+    assert checked.returncode == 1
+    mismatches = json.loads(checked.stdout)["mismatches"]
+    assert [m["key"] for m in mismatches] == [key], mismatches
+    assert any(fragment in p for p in mismatches[0]["problems"]), mismatches
+
+
+def test_verify_of_no_database_is_one_line(tmp_path: Path) -> None:
+    checked = referee("tournament", "verify", str(tmp_path / "none.db"))
+    assert checked.returncode == 2 and checked.stderr.startswith("referee: error: no tournament database at")

@@ -1,0 +1,163 @@
+"""``referee tournament verify``: does every stored game follow from its record?
+
+A row of the database holds the game's record (the deal, every action, every fault) and, in its own columns, what
+the table is computed from: the seating, the places, the result (with the scores) and the faults. Verifying a row
+re-plays its record through the engine (the fault policy applied to the recorded faults, as when it was played) and
+compares: the schedule's deck seed and seating for the row's key, the record's game, seats, options and policy
+against the tournament's configuration, the replayed result against the record's own and against the row's
+columns. Any difference, or a record that does not replay, names the row. It finds rows changed after they were
+written (a bot that reached the database, a damaged file); it cannot tell a record forged together with its row
+from a real one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engine import Game
+from referee.errors import RefereeError
+from referee.record import record_from_dict, replay
+
+from .schedule import Scheduled, schedule
+from .storage import Store, StorageError
+
+__all__ = ["Mismatch", "Ticker", "Verification", "verify"]
+
+_COLUMNS = ("seating", "places", "result", "faults")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A stored row that does not follow from its record: its key and what differs (one line each)."""
+
+    key: str
+    problems: list[str]
+
+    def line(self) -> str:
+        return f"{self.key}: {'; '.join(self.problems)}"
+
+
+@dataclass
+class Verification:
+    checked: int = 0  # rows looked at
+    scheduled: int = 0  # games in the schedule
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.checked, "scheduled": self.scheduled, "ok": self.ok,
+                "mismatches": [{"key": m.key, "problems": m.problems} for m in self.mismatches]}
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+def _rows(store: Store) -> Iterator[tuple[Any, ...]]:
+    try:
+        yield from store.db.execute("SELECT key, seed, seating, places, result, faults, decisions, record "
+                                    "FROM games ORDER BY seq")
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot read the games of {store.path}: {exc}") from None
+
+
+def verify(store: Store, find_game: Callable[[str], Game],
+           progress: Callable[[int, int], None] | None = None) -> Verification:
+    """Check every stored row of ``store``; ``progress(done, stored)`` is called after each row."""
+    config = store.config()
+    if not isinstance(config, Mapping):
+        raise StorageError(f"{store.path} holds no tournament")
+    try:
+        game = find_game(config["game"])
+        entrants = list(config["entrants"])
+        jobs: dict[str, Scheduled] = {job.key: job for job in schedule(
+            len(entrants), int(config["seats"]), int(config["games"]), seed=int(config["seed"]),
+            duplicate=bool(config["duplicate"]), teams=game.teams(int(config["seats"])))}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StorageError(f"{store.path} holds a damaged tournament configuration ({type(exc).__name__}: "
+                           f"{exc})") from None
+    out = Verification(scheduled=len(jobs))
+    stored = store.count()
+    for row in _rows(store):
+        problems = _check_row(row, config, entrants, jobs, find_game)
+        out.checked += 1
+        if problems:
+            out.mismatches.append(Mismatch(str(row[0]), problems))
+        if progress:
+            progress(out.checked, stored)
+    return out
+
+
+def _check_row(row: tuple[Any, ...], config: Mapping[str, Any], entrants: list[str], jobs: Mapping[str, Scheduled],
+               find_game: Callable[[str], Game]) -> list[str]:
+    key, seed_text, *texts, decisions, record_text = row
+    job = jobs.get(key)
+    if job is None:
+        return ["not a key of this tournament's schedule"]
+    columns: dict[str, Any] = {}
+    for name, text in zip(_COLUMNS, texts, strict=True):
+        try:
+            columns[name] = json.loads(text)
+        except (TypeError, ValueError):
+            return [f"column {name} is not JSON"]
+    problems = []
+    if str(seed_text) != str(job.seed):
+        problems.append(f"seed: stored {seed_text}, the schedule says {job.seed}")
+    seating = [entrants[e] for e in job.seating]
+    if columns["seating"] != seating:
+        problems.append(f"seating: stored {_short(columns['seating'])}, the schedule says {_short(seating)}")
+    try:
+        record = record_from_dict(json.loads(record_text))
+    except (TypeError, ValueError, RecursionError) as exc:
+        return [*problems, f"record: {exc if isinstance(exc, RefereeError) else 'not valid JSON'}"]
+    expected = {"game": config.get("game"), "seats": config.get("seats"), "seed": job.seed,
+                "options": config.get("options"), "policy": config.get("policy"), "bots": seating}
+    actual = {"game": record.game, "seats": record.seats, "seed": record.seed, "options": record.options,
+              "policy": record.policy, "bots": record.bots}
+    problems += [f"record {k}: {_short(actual[k])}, the tournament says {_short(v)}"
+                 for k, v in expected.items() if actual[k] != v]
+    if any(not 0 <= f.seat < record.seats for f in record.faults):
+        return [*problems, "record: a fault names a seat the game does not have"]
+    try:
+        replayed = replay(record, find_game).result
+    except RefereeError as exc:
+        return [*problems, f"the record does not replay: {exc}"]
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - a damaged record, whatever it breaks
+        return [*problems, f"the record does not replay: {type(exc).__name__}: {exc}"]
+    if columns["places"] != replayed["places"]:
+        problems.append(f"places: stored {_short(columns['places'])}, the replay gives {_short(replayed['places'])}")
+    result = columns["result"] if isinstance(columns["result"], dict) else {}
+    for name in sorted(set(replayed) | set(result)):
+        if result.get(name) != replayed.get(name):
+            problems.append(f"result {name}: stored {_short(result.get(name))}, the replay gives "
+                            f"{_short(replayed.get(name))}")
+    if columns["faults"] != replayed["faults"]:
+        problems.append(f"faults: stored {_short(columns['faults'])}, the record has {_short(replayed['faults'])}")
+    if decisions != len(record.actions):
+        problems.append(f"decisions: stored {decisions}, the record has {len(record.actions)}")
+    return problems
+
+
+class Ticker:
+    """Progress on stderr for long runs: a line at most every ``every`` seconds, from ``after`` seconds on."""
+
+    def __init__(self, write: Callable[[str], None], every: float = 10.0, after: float = 2.0) -> None:
+        self.write = write
+        self.every = every
+        self.start = time.monotonic()
+        self.next = self.start + after
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now >= self.next and done < total:
+            self.write(f"verified {done}/{total} games ({100 * done // max(total, 1)}%)")
+            self.next = now + self.every
