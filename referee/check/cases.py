@@ -310,7 +310,7 @@ def all_frames(s: Session) -> Outcome:
         return broken("bytes on stdout that are not msgpack map frames",
                       expected="only msgpack maps on stdout", actual=_show(bad[0]))
     received = run.received()
-    return ok(f"{len(received)} frames, {sum(len(e.data) for e in received)} bytes over {_games_text(games)}")
+    return ok(f"{len(received)} frames, {sum(e.size for e in received)} bytes over {_games_text(games)}")
 
 
 def stderr_tail(s: Session) -> Outcome:

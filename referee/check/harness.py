@@ -45,6 +45,8 @@ SHORT_MOVE_TIME = 0.1
 EXIT_TIME = 2.0
 REFEREE = f"referee/{__version__}"
 STDERR_KEPT = 4096  # characters of stderr kept per run for the report
+#: Bytes of the bot's frames kept whole per run; later frames are kept shortened (see Run.add).
+RECEIVED_KEPT = 64 * 1024
 
 T = TypeVar("T")
 
@@ -63,6 +65,11 @@ class Event:
     data: bytes = b""
     value: Any = None
     note: str = ""
+    size: int = -1  # bytes on the wire (``data`` may be shortened); -1: len(data)
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            self.size = len(self.data)
 
     @property
     def type(self) -> Any:
@@ -71,8 +78,10 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t_ms": round(self.t * 1000, 3), "proc": self.proc, "kind": self.kind}
         if self.kind in ("sent", "received", "garbage"):
-            out["bytes"] = len(self.data)
+            out["bytes"] = self.size
             out["hex"] = self.data.hex()
+            if len(self.data) < self.size:
+                out["shortened"] = True  # hex: its first bytes only; frame: long strings and containers cut
         if self.value is not None:
             out["frame"] = jsonable(self.value)
         if self.note:
@@ -93,12 +102,26 @@ class Run:
         self.stderr = ""
         self.stderr_bytes = 0
         self.games: list[dict[str, Any]] = []
+        self.received_bytes = 0  # of the bot's frames, all of them
+        self.shortened = 0  # frames kept shortened, beyond RECEIVED_KEPT
+        self._kept = 0
 
     def now(self) -> float:
         return time.monotonic() - self.t0
 
     def add(self, proc: int, kind: str, data: bytes = b"", value: Any = None, note: str = "") -> Event:
-        event = Event(self.now(), proc, kind, data, value, note)
+        """Add an event. The bot's frames are kept whole up to RECEIVED_KEPT bytes per run; beyond that each is
+        kept shortened (its first bytes, its value with long strings and containers cut), so what a check holds
+        and reports does not grow with what a bot sends."""
+        size = len(data)
+        if kind == "received":
+            self.received_bytes += size
+            if self._kept + size > RECEIVED_KEPT:
+                self.shortened += 1
+                data, value = data[:64], _shorten(value)
+            else:
+                self._kept += size
+        event = Event(self.now(), proc, kind, data, value, note, size)
         self.events.append(event)
         return event
 
@@ -157,8 +180,30 @@ class Run:
             "games": self.games,
             "stderr_bytes": self.stderr_bytes,
             "stderr_tail": self.stderr,
+            "received_bytes": self.received_bytes,
+            "shortened_frames": self.shortened,  # beyond the first RECEIVED_KEPT bytes of frames from the bot
             "transcript": [e.to_json() for e in self.events],
         }
+
+
+def _shorten(value: Any) -> Any:
+    """``value`` with strings and bytes over 64 cut (the rest named by its length and hash, so that two different
+    long strings stay different) and containers cut at 16 items; the keys ``type``, ``id`` and ``action`` of a map
+    always stay."""
+    if isinstance(value, str | bytes) and len(value) > 64:
+        raw = value.encode("utf-8", "replace") if isinstance(value, str) else value
+        tail = f"… [{len(value)} long, sha256 {hashlib.sha256(raw).hexdigest()[:16]}]"
+        return value[:64] + (tail if isinstance(value, str) else tail.encode())  # type: ignore[operator]
+    if isinstance(value, dict):
+        keys = [k for k in ("type", "id", "action") if k in value]
+        keys += [k for k in list(value)[:16] if k not in keys]
+        out = {k: _shorten(value[k]) for k in keys}
+        if len(value) > len(keys):
+            out["…"] = f"{len(value) - len(keys)} more keys"
+        return out
+    if isinstance(value, list | tuple):
+        return [_shorten(v) for v in value[:16]] + ([f"… {len(value) - 16} more"] if len(value) > 16 else [])
+    return value
 
 
 def jsonable(value: Any) -> Any:

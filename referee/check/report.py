@@ -10,7 +10,7 @@ from typing import Any
 
 from ..terminal import printable
 from .cases import CATALOGUE, GROUPS, Case, CaseResult, Verdict, exit_code, tally
-from .harness import REFEREE, Session, jsonable
+from .harness import RECEIVED_KEPT, REFEREE, Session, jsonable
 
 __all__ = ["SYMBOLS", "Header", "Tree", "summary_line", "failures", "report_json", "list_cases", "REPORT_FORMAT"]
 
@@ -111,6 +111,10 @@ def failures(results: Sequence[CaseResult], header: Header, session: Session | N
                   for line in printable(session.runs[name].stderr).split("\n") if line.strip()]
         if stderr:
             out.append(f"    stderr:   {stderr[-1][:200]}")
+        shortened = sum(session.runs[name].shortened for name in r.runs if session and name in session.runs)
+        if shortened:
+            out.append(f"    transcript: {shortened} frames kept shortened (only the first {RECEIVED_KEPT // 1024} KiB of "
+                       "the bot's frames are kept whole per run)")
         out.append(f"    again:    {header.command(r.case.id)}")
     return out
 
@@ -139,6 +143,7 @@ def report_json(results: Sequence[CaseResult], header: Header, session: Session,
             for r in results
         ],
         "runs": {name: session.runs[name].to_json() for name in used if name in session.runs},
+        "received_kept_per_run": RECEIVED_KEPT,  # bytes of the bot's frames kept whole; later ones shortened
     }
 
 

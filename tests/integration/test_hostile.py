@@ -76,3 +76,20 @@ def test_check_shows_a_bots_stderr_escaped() -> None:
     assert result.returncode == 1, result.stderr
     assert "\x1b" not in result.stdout + result.stderr and "\r" not in result.stdout
     assert "    stderr:   \\x1b]0;pwned" in result.stdout
+
+
+# ------------------------------------------------------------------------------------------------ check's memory
+
+
+def test_check_keeps_a_bounded_transcript_of_what_a_bot_sends() -> None:
+    # 60 KB illegal answers: before, every one was kept whole (as bytes, value and hex): 220 MB of report.
+    result = referee("check", zoo("bulky_illegal.py"), "--cases", "3.1", "--seed", "1", "--json")
+    assert result.returncode == 1, result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    run = report["runs"]["play"]
+    assert run["received_bytes"] > 5_000_000 and run["shortened_frames"] > 50
+    assert len(result.stdout) < 5_000_000  # the referee's own requests make most of it; before: 50 MB
+    assert report["received_kept_per_run"] == 64 * 1024
+    assert "    transcript: " in result.stderr and "frames kept shortened" in result.stderr
+    shortened = [e for e in run["transcript"] if e.get("shortened")]
+    assert shortened and shortened[-1]["bytes"] > 60_000 and "60000 long, sha256" in shortened[-1]["frame"]["action"]
