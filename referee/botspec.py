@@ -22,6 +22,7 @@ from . import __version__
 from .errors import ConfigError
 from .match import Clocked
 from .plugins import Registry
+from .sandbox import Sandbox
 
 __all__ = ["BotSpec", "check_supports", "parse_spec"]
 
@@ -35,11 +36,14 @@ class BotSpec:
     argv: tuple[str, ...] | None  # None: an in-process registered bot
     registered_games: tuple[str, ...] | None = None
 
-    def make(self, registry: Registry, *, move_time: float = 1.0, time_bank: float = 0.0) -> Bot:
+    def make(self, registry: Registry, *, move_time: float = 1.0, time_bank: float = 0.0,
+             sandbox: Sandbox | None = None) -> Bot:
+        """The bot; a program runs in ``sandbox`` (None: as it is). In-process bots are never sandboxed."""
         if self.argv is None:  # in-process: the same clock as a program bot (docs/PROTOCOL.md section 8)
             return Clocked(registry.bot(self.name).factory(), move_time=move_time, time_bank=time_bank)
         argv = list(self.argv)
-        return RemoteBot(lambda: ProcessTransport(argv), name=self.name, move_time=move_time,
+        popen = sandbox.popen if sandbox is not None else None
+        return RemoteBot(lambda: ProcessTransport(argv, popen=popen), name=self.name, move_time=move_time,
                          time_bank=time_bank, referee=f"referee/{__version__}")
 
 

@@ -23,6 +23,7 @@ from .check.report import Header, Tree, failures, list_cases, report_json, summa
 from .cli_common import cli_registry, one_line_errors, print_json
 from .errors import ConfigError
 from .plugins import Registry
+from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
 from .terminal import printable
 
 __all__ = ["check", "program_for"]
@@ -64,6 +65,11 @@ def check(
     json_out: bool = typer.Option(False, "--json", help="Print the JSON report (with every transcript) on "
                                   "stdout; the tree goes to stderr."),
     report: Path | None = typer.Option(None, "--report", metavar="FILE", help="Write the JSON report to this file."),
+    sandbox: str = SANDBOX,
+    bot_env: list[str] = BOT_ENV,
+    bot_memory: int = BOT_MEMORY,
+    bot_processes: int = BOT_PROCESSES,
+    bot_file_size: int = BOT_FILE_SIZE,
 ) -> None:
     """Check that a bot program keeps to the protocol (docs/CHECK.md lists the cases).
 
@@ -91,7 +97,9 @@ def check(
             typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
 
         start = time.monotonic()
-        session = Session(argv, registry=registry, seed=seed, name=name)
+        confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
+        confined = confined.with_hidden([report.resolve()] if report is not None else [])
+        session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen)
         session.discover(game)
         header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict)
         for line in header.lines():

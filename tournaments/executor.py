@@ -27,6 +27,7 @@ from referee.errors import ExecutorError
 from referee.match import play_game
 from referee.plugins import load_registry
 from referee.record import record_to_dict
+from referee.sandbox import Sandbox
 
 from .schedule import Scheduled
 from .storage import FinishedGame
@@ -74,8 +75,9 @@ class Executor(Protocol):
 class GameWorker:
     """Plays scheduled games of one tournament; bots are made once and reused."""
 
-    def __init__(self, config: TournamentConfig) -> None:
+    def __init__(self, config: TournamentConfig, sandbox: Sandbox | None = None) -> None:
         self.config = config
+        self.sandbox = sandbox  # how program bots are started (None: as they are)
         self.registry = load_registry()
         self.game = self.registry.game(config.game)
         self.specs: list[BotSpec] = [parse_spec(spec, self.registry) for spec in config.specs]
@@ -84,7 +86,8 @@ class GameWorker:
     def _bot(self, entrant: int) -> Bot:
         if entrant not in self.bots:
             self.bots[entrant] = self.specs[entrant].make(self.registry,
-                                                          move_time=self.config.move_time_ms / 1000)
+                                                          move_time=self.config.move_time_ms / 1000,
+                                                          sandbox=self.sandbox)
         return self.bots[entrant]
 
     def play(self, job: Scheduled) -> FinishedGame:
@@ -154,12 +157,13 @@ class _Stopped(BaseException):
     """SIGTERM from the parent: unwind from wherever the worker is, close its bots and return."""
 
 
-def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]) -> None:
+def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection],
+           sandbox: Sandbox | None = None) -> None:
     for other in inherited:  # the parent's ends (forked): held here, they would hide the parent's death
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles ^C and stops its workers
     try:
-        worker = GameWorker(TournamentConfig.from_dict(config))
+        worker = GameWorker(TournamentConfig.from_dict(config), sandbox)
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which stops the run
         conn.send_bytes(pickle.dumps(([_Failed(None, f"{type(exc).__name__}: {exc}")], 0.0), pickle.HIGHEST_PROTOCOL))
         return
@@ -203,15 +207,16 @@ def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]
 class LocalExecutor:
     """Games on this machine: inline for one worker, otherwise in N worker processes."""
 
-    def __init__(self, config: TournamentConfig, workers: int) -> None:
+    def __init__(self, config: TournamentConfig, workers: int, sandbox: Sandbox | None = None) -> None:
         self.config = config
+        self.sandbox = sandbox
         self.workers = max(1, workers)
         self._inline: GameWorker | None = None
         self._procs: dict[Connection, BaseProcess] = {}
 
     def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]:
         if self.workers == 1:
-            self._inline = GameWorker(self.config)
+            self._inline = GameWorker(self.config, self.sandbox)
             for job in jobs:
                 yield self._inline.play(job)
             return
@@ -261,8 +266,8 @@ class LocalExecutor:
         ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe()
         inherited = [*self._procs, mine] if fork else []
-        proc = ctx.Process(target=_serve, args=(self.config.to_dict(), theirs, inherited), daemon=True,
-                           name=f"referee-worker-{len(self._procs) + 1}")
+        proc = ctx.Process(target=_serve, args=(self.config.to_dict(), theirs, inherited, self.sandbox),
+                           daemon=True, name=f"referee-worker-{len(self._procs) + 1}")
         proc.start()
         theirs.close()  # the worker's end lives in the worker only: its death closes the pipe
         self._procs[mine] = proc

@@ -260,7 +260,8 @@ class Probe(ProcessTransport):
         self.run = run
         self.number = number
         self.twist = twist
-        super().__init__(run.session.argv, cwd=run.session.cwd, decoder=_Recorder(self))  # records what it writes
+        super().__init__(run.session.argv, cwd=run.session.cwd, decoder=_Recorder(self),  # records what it writes
+                         popen=run.session.popen)
         self._stash = ""
         self.exit_code: int | None = None
         run.note(f"started {' '.join(run.session.argv)} (pid {self.pid})", number)
@@ -673,8 +674,9 @@ class Session:
     """What the cases share: the bot's command, the registry, the games to check, the seed and the runs."""
 
     def __init__(self, argv: Sequence[str], *, registry: Registry, seed: int, name: str = "bot",
-                 cwd: str | None = None) -> None:
+                 cwd: str | None = None, popen: Callable[..., Any] | None = None) -> None:
         self.argv = list(argv)
+        self.popen = popen  # starts the bot (the sandbox's); None: subprocess.Popen
         self.registry = registry
         self.seed = seed
         self.name = name
