@@ -113,8 +113,8 @@ def failures(results: Sequence[CaseResult], header: Header, session: Session | N
             out.append(f"    stderr:   {stderr[-1][:200]}")
         shortened = sum(session.runs[name].shortened for name in r.runs if session and name in session.runs)
         if shortened:
-            out.append(f"    transcript: {shortened} frames kept shortened (only the first {RECEIVED_KEPT // 1024} KiB of "
-                       "the bot's frames are kept whole per run)")
+            out.append(f"    transcript: {shortened} frames kept shortened (only the first "
+                       f"{RECEIVED_KEPT // 1024} KiB of the bot's frames are kept whole per run)")
         out.append(f"    again:    {header.command(r.case.id)}")
     return out
 
