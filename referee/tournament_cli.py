@@ -432,7 +432,8 @@ def verify(
         if checked.ok:
             typer.echo(f"{stored}: every one follows from its record")
         else:
-            typer.echo(f"{stored}: {len(checked.mismatches)} do not follow from their records")
+            bad = len(checked.mismatches)
+            typer.echo(f"{stored}: {bad} {'does not follow from its record' if bad == 1 else 'do not follow from their records'}")
     if not checked.ok:
         raise typer.Exit(1)
 
