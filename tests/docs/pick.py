@@ -4,7 +4,8 @@
     referee games --json | python3 tests/docs/pick.py games.id=durak.options.name=transfer 'seats.*'
 
 A path is dot-separated steps: a key, a list index, ``*`` (every item of a list), or ``KEY=VALUE`` (the items of a
-list whose KEY is VALUE, compared as text).
+list whose KEY is VALUE, compared as text). A last step of several keys, ``a,b``, prints those members of an object
+as lines of it, ``"a": VALUE,`` (a fragment of the object, as a doc shows one).
 """
 
 from __future__ import annotations
@@ -33,8 +34,15 @@ def main(argv: list[str]) -> int:
     document = json.load(sys.stdin)
     for path in argv:
         values = [document]
-        for step in path.split("."):
+        steps = path.split(".")
+        members = steps.pop().split(",") if "," in steps[-1] else None
+        for step in steps:
             values = select(values, step)
+        if members is not None:
+            for value in values:
+                for key in members:
+                    print(f"{json.dumps(key)}: {json.dumps(value[key], ensure_ascii=False)},")
+            continue
         if not values:
             print(f"pick.py: nothing at {path!r}", file=sys.stderr)
             return 1

@@ -1,8 +1,8 @@
 """Every fenced example of README.md and docs/*.md that shows a command and its output is run and compared with
 what the command prints now (the convention: tests/docs/README.md; the parser: doc_examples.py).
 
-Each example runs in a fresh temporary folder of its own (so xdist can run them side by side), where ``bots/`` and
-``tests/`` link to the repository's, with COLUMNS=120, no terminal, and the interpreter running these tests first
+Each example runs in a fresh temporary folder of its own (so xdist can run them side by side), holding copies of
+the repository's ``bots/`` and ``tests/``, with COLUMNS=120, no terminal, and the interpreter running these tests first
 on the PATH (so ``referee`` and ``python3`` are this installation's).
 """
 
@@ -42,8 +42,10 @@ def environment() -> dict[str, str]:
 
 
 def workdir(tmp_path: Path) -> Path:
+    """Copies, not symbolic links: a sandboxed bot sees its own folder, not a link's target (docs/SECURITY.md)."""
     for name in ("bots", "tests"):
-        (tmp_path / name).symlink_to(REPO / name, target_is_directory=True)
+        shutil.copytree(REPO / name, tmp_path / name, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info", "*.db"))
     return tmp_path
 
 
