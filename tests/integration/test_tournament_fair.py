@@ -41,7 +41,7 @@ def test_without_seed_a_secret_seed_is_drawn_stored_and_the_same_command_continu
     done = run(first)
     assert done.returncode == 0, done.stderr
     config = stored_config(first)
-    assert config["extra"] == {"seed": "drawn"} and config["seed"] != 1
+    assert config["extra"]["seed"] == "drawn" and config["seed"] != 1
     assert run(second).returncode == 0
     assert stored_config(second)["seed"] != config["seed"]  # drawn anew for every tournament
     again = run(first)  # the same command on the same database: it continues (here: nothing is left to play)
@@ -65,7 +65,7 @@ def test_the_seed_is_not_shown_before_the_tournament_is_complete(tmp_path: Path)
 def test_an_explicit_seed_is_kept_and_not_replaced_by_a_drawn_one(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     assert run(db, "--seed", "5").returncode == 0
-    assert stored_config(db)["seed"] == 5 and stored_config(db)["extra"] == {}
+    assert stored_config(db)["seed"] == 5 and "seed" not in stored_config(db)["extra"]
     again = run(db)
     assert again.returncode == 2 and "with --seed 5: give that --seed" in again.stderr
     assert run(db, "--seed", "5").returncode == 0
@@ -80,20 +80,20 @@ def test_a_database_of_the_old_default_seed_continues_without_seed(tmp_path: Pat
 
 
 def test_no_bot_learns_the_secret_seed(tmp_path: Path) -> None:
-    seen = tmp_path / "seen.txt"
-    snoop = f"cmd:{sys.executable} {ZOO / 'snoop.py'} {seen}"
+    snoop = f"cmd:{sys.executable} {ZOO / 'snoop.py'}"  # notes what it learns on stderr, which the tournament keeps
     for workers in ("1", "2"):
+        db = tmp_path / f"w{workers}.db"
         done = referee("tournament", "run", "durak", "-b", snoop, "-b", "random", "--games", "2", "--workers",
-                       workers, "--db", str(tmp_path / f"w{workers}.db"))
+                       workers, "--db", str(db))
         assert done.returncode == 0, done.stderr
-        config = stored_config(tmp_path / f"w{workers}.db")
-        with sqlite3.connect(tmp_path / f"w{workers}.db") as conn:
-            deal_seeds = {row[0] for row in conn.execute("SELECT seed FROM games")}
-        text = seen.read_text()
-        assert text.count("message: {'type': 'new_game'") >= 4  # it did see the games, and noted everything
-        assert "parent cmdline: " in text
+        config = stored_config(db)
+        with sqlite3.connect(db) as conn:
+            rows = conn.execute("SELECT seed, stderr FROM games").fetchall()
+        text = "".join(text for _, stderr in rows for text in json.loads(stderr).values())
+        assert text.count("message: {'type': 'new_game'") == len(rows) == 4  # it saw every game, and noted it
+        assert "parent cmdline: " in text and "argv: " in text
         assert str(config["seed"]) not in text
-        for deal in deal_seeds:  # nor the deals' own seeds
+        for deal, _ in rows:  # nor the deals' own seeds
             assert deal not in text
 
 
