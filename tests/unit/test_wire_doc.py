@@ -381,3 +381,82 @@ def test_the_options_table_is_the_registrys():
     for gid in registry.games:  # new_game sends every option, defaults filled in, in the table's order
         state = registry.game(gid).new_state(registry.game(gid).min_seats, 1, {}, dealer=0)
         assert list(state.options) == [o["name"] for o in table[gid]]
+
+
+# ------------------------------------------------------------------------------- the examples of WIRE.md
+
+
+def _marked_blocks(marker: str) -> list[tuple[dict[str, str], str]]:
+    """The JSON blocks right after ``<!-- MARKER: key=value … -->`` comments: (the values, the block's text)."""
+    lines = WIRE.read_text(encoding="utf-8").splitlines()
+    found = []
+    for n, line in enumerate(lines):
+        m = re.fullmatch(rf"<!-- {marker}: (.+) -->", line.strip())
+        if not m:
+            continue
+        words = m.group(1).split()
+        spec = {"game": words[0]} if "=" not in words[0] else {}
+        spec.update(w.split("=", 1) for w in words if "=" in w)
+        assert lines[n + 1] == "```json", f"WIRE.md line {n + 1}: {marker} must be right above a json block"
+        end = lines.index("```", n + 2)
+        found.append((spec, "\n".join(lines[n + 2:end])))
+    return found
+
+
+class _Spy:
+    """Plays like ``inner`` and keeps every decision it is asked: (decision index, observation, legal texts)."""
+
+    def __init__(self, inner: Any, asked: list, steps: list[int]) -> None:
+        self.inner, self.asked, self.steps, self.name = inner, asked, steps, inner.name
+
+    def new_game(self, info: Any) -> None:
+        self.inner.new_game(info)
+
+    def act(self, decision: Any) -> Any:
+        self.asked.append((self.steps[0], decision.observation, [a.text for a in decision.legal]))
+        return self.inner.act(decision)
+
+    def game_over(self, result: Any) -> None:
+        self.inner.game_over(result)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _play(game: str, bots: list[str], seed: int, options: dict[str, Any]) -> tuple[list, dict[str, Any]]:
+    from referee.match import play_game
+
+    registry = load_registry()
+    asked: list = []
+    steps = [-1]  # the listener is called once before the first decision and once after each
+
+    def listener(state: Any, events: Any) -> None:
+        steps[0] += 1
+
+    spies = [_Spy(registry.bot(b).factory(), asked, steps) for b in bots]
+    record = play_game(registry.game(game), spies, seed=seed, options=options, listener=listener)
+    return asked, record.result
+
+
+EXAMPLES = _marked_blocks("wire-example")
+
+
+@pytest.mark.parametrize("spec, text", EXAMPLES, ids=[f"{s['game']}-seed{s['seed']}" for s, _ in EXAMPLES])
+def test_the_observation_examples_are_what_the_games_send(spec: dict[str, str], text: str):
+    shown = json.loads(text)
+    asked, _ = _play(spec["game"], spec["bots"].split(","), int(spec["seed"]), json.loads(spec.get("options", "{}")))
+    (observation,) = [obs for step, obs, _ in asked if step == int(spec["decision"])]
+    events = observation.pop("events")
+    shown_events = shown.pop("events")
+    assert shown == observation
+    assert events[len(events) - len(shown_events):] == shown_events  # the doc shows the last events
+
+
+def test_the_result_examples_are_what_the_games_give():
+    blocks = _marked_blocks("wire-results")
+    assert len(blocks) == 2
+    for spec, text in blocks:
+        for line in text.splitlines():
+            shown = json.loads(line)
+            _, result = _play(shown["game"], ["random"] * shown["n"], int(spec["seed"]), {})
+            assert json.loads(json.dumps(result)) == shown
