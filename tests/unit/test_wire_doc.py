@@ -460,3 +460,29 @@ def test_the_result_examples_are_what_the_games_give():
             shown = json.loads(line)
             _, result = _play(shown["game"], ["random"] * shown["n"], int(spec["seed"]), {})
             assert json.loads(json.dumps(result)) == shown
+
+
+# The legal lists of "Actions": (the block's first words, line, game, bots, seed, options, decision).
+R4 = ["random"] * 4
+LEGAL_LISTS = [
+    ("Real lists, all from `durak`", 0, "durak", ["heuristic", "random", "first"], 7, {}, 0),
+    ("Real lists, all from `durak`", 1, "durak", ["heuristic", "random", "first"], 7, {}, 11),
+    ("Real lists, all from `durak`", 2, "durak", ["heuristic", "first", "random"], 7, {"transfer": True}, 13),
+    ("Real lists, from games of the registered", 0, "kozel-nn", R4, 1, {"boasting": True}, 36),
+    ("Real lists, from games of the registered", 1, "kozel-nn", R4, 1, {"boasting": True}, 39),
+    ("Real lists, from games of the registered", 2, "kozel-nn", R4, 1, {"boasting": True}, 0),
+    ("Real lists, from games of the registered", 3, "koroli52", R4, 1, {}, 52),
+    ("Real lists, from games of the registered", 4, "koroli52", R4, 1, {}, 167),
+]
+
+
+@pytest.mark.parametrize("intro, line, game, bots, seed, options, decision", LEGAL_LISTS)
+def test_the_legal_list_examples_are_real(intro, line, game, bots, seed, options, decision):
+    text = WIRE.read_text(encoding="utf-8")
+    block = text[text.index(intro):]
+    block = block[block.index("```\n") + 4:]
+    shown = block.splitlines()[line]
+    listed = json.loads(shown[:shown.index("]") + 1])
+    asked, _ = _play(game, bots, seed, options)
+    (legal,) = [legal for step, _, legal in asked if step == decision]
+    assert legal == listed
