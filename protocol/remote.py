@@ -74,7 +74,7 @@ class RemoteBot(BotBase):
             self._accept_hello(reply)
         except BotTimeout:
             self._drop()
-            raise BotTimeout("no hello within the handshake time") from None
+            raise BotTimeout(f"no hello within the handshake time ({self.handshake_time:g} s)") from None
         except BotError:
             self._drop()
             raise

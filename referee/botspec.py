@@ -10,11 +10,13 @@ Programs speak the protocol of docs/PROTOCOL.md; a process is started once and r
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 from protocol.bot import Bot
+from protocol.errors import BotError, BotTimeout
 from protocol.remote import RemoteBot
 from protocol.transport import ProcessTransport
 
@@ -24,7 +26,7 @@ from .match import Clocked
 from .plugins import Registry
 from .sandbox import Sandbox
 
-__all__ = ["BotSpec", "check_supports", "parse_spec"]
+__all__ = ["BotSpec", "cannot_play", "check_supports", "parse_spec", "useful_line"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,35 @@ def _display_name(argv: list[str]) -> str:
     return Path(argv[0]).name
 
 
+#: stderr lines that say nothing about why a program failed: stack frames, braces, carets, version banners
+_NOISE = re.compile(r"^\s*(at\s|File\s\"|\^+$|[{}()\[\]]+,?$|code:|Node\.js v|Traceback|\.\.\.)")
+_ERRORISH = re.compile(r"(error|exception|cannot|can't|not found|no such|denied|failed|missing|unable|invalid)",
+                       re.IGNORECASE)
+
+
+def useful_line(stderr: str, limit: int = 200) -> str:
+    """The line of a program's stderr that best says why it failed: the last one that reads like an error (``Error:
+    Cannot find package …``, ``ModuleNotFoundError: …``), else the last one that is not a stack frame; control
+    characters shown as ``?``. Empty when stderr holds nothing."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    lines = [line for line in lines if not _NOISE.match(line)] or lines
+    pick = next((line for line in reversed(lines) if _ERRORISH.search(line)), lines[-1] if lines else "")
+    text = "".join(c if c.isprintable() else "?" for c in pick)
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+def cannot_play(spec: str, exc: BaseException, code: int | None, stderr: str) -> str:
+    """One line for a program that did not start or did not say hello: what failed, its exit status and the last
+    useful line of its stderr."""
+    status = ("still running" if code is None else f"exit status {code}" if code >= 0
+              else f"killed by signal {-code}" + (" (by the referee)" if isinstance(exc, BotTimeout) else ""))
+    line = useful_line(stderr)
+    if code is not None and f"exit code {code}" in str(exc):
+        status = "it exited before its hello"
+    return (f"bot {spec!r} cannot play: {exc}; {status}; "
+            + (f"stderr: {line}" if line else "nothing on stderr"))
+
+
 def check_supports(bot: Bot, spec: BotSpec, game: str) -> None:
     """Refuse a bot that says it does not play ``game`` (remote bots say so in their hello)."""
     if spec.argv is None:
@@ -91,8 +122,11 @@ def check_supports(bot: Bot, spec: BotSpec, game: str) -> None:
                               f"{', '.join(spec.registered_games)})")
         return
     assert isinstance(bot, RemoteBot)
-    if not bot.alive:
-        bot.probe()  # a bot that cannot start is a fault of the game (C-7), recorded when it is played
+    if not bot.alive:  # a program that cannot start or shake hands is refused before the first game
+        try:
+            bot.start()
+        except BotError as exc:
+            raise ConfigError(cannot_play(spec.spec, exc, bot.last_exit, bot.take_stderr())) from None
     if bot.games is not None and game not in bot.games:
         raise ConfigError(f"bot {spec.spec!r} does not play {game} (it plays: {', '.join(bot.games) or 'nothing'})")
 
