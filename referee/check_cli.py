@@ -89,6 +89,8 @@ def check(
         argv, name = program_for(spec, registry)
         for game_id in game:
             registry.game(game_id)  # an unknown game is a usage error, before anything starts
+        confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
+        confined = confined.with_hidden([report.resolve()] if report is not None else [])
         if seed is None:
             seed = secrets.randbits(32)
             typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
@@ -97,8 +99,6 @@ def check(
             typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
 
         start = time.monotonic()
-        confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
-        confined = confined.with_hidden([report.resolve()] if report is not None else [])
         session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen)
         session.discover(game)
         header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict)
