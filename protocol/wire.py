@@ -28,6 +28,7 @@ __all__ = [
     "bye",
     "hello_problems",
     "answers",
+    "too_deep",
 ]
 
 #: The protocol versions this side speaks, newest last.
@@ -90,7 +91,7 @@ class FrameDecoder:
                 raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}", kind="oversized")
             if not isinstance(obj, dict):
                 raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
-            if _too_deep(obj):
+            if too_deep(obj):
                 raise ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")
             frames.append(obj)
             self.sizes.append(size)
@@ -103,13 +104,14 @@ def answers(reply: Mapping[str, Any], rid: int) -> bool:
     return reply.get("type") == "action" and type(wire_id) is int and wire_id == rid
 
 
-def _too_deep(frame: dict[Any, Any]) -> bool:
-    """Does ``frame`` nest deeper than MAX_DEPTH? Walked without recursion, before anything (repr, ==, a
-    check) recurses into it: msgpack decodes about 1,000 levels, deeper than Python can repr."""
-    stack: list[tuple[Any, int]] = [(frame, 1)]
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Do the arrays and maps of ``value`` (a decoded frame, or JSON) nest deeper than ``limit`` (``value`` is level
+    1)? Walked without recursion, before anything (repr, ==, a check) recurses into it: msgpack decodes about 1,000
+    levels, deeper than Python can repr."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         obj, depth = stack.pop()
-        if depth > MAX_DEPTH:
+        if depth > limit:
             return True
         items = [*obj.keys(), *obj.values()] if isinstance(obj, dict) else obj
         stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list, tuple)))

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from protocol.wire import too_deep
+
 from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
 from .match import Fault, GameRecord, result_record
@@ -24,6 +26,10 @@ VERSION = 1
 #: Result fields a record must carry; replay compares every field it carries.
 REQUIRED_RESULT = ("places", "finishing_order", "scores", "aborted")
 _KIND_NAMES = {int: "a whole number", str: "a string", list: "a list", dict: "an object"}
+#: The largest record file read (a record with six 64 KiB stderr tails and a long game is well under 1 MiB).
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+#: How deeply a record's lists and objects may nest (a record needs 4 levels).
+MAX_RECORD_DEPTH = 32
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
@@ -48,6 +54,8 @@ def record_from_dict(data: Any) -> GameRecord:
     """Read a record's fields; :class:`RecordError` names the first missing or mistyped one."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
+    if too_deep(data, MAX_RECORD_DEPTH):
+        raise RecordError(f"a record's lists and objects nest at most {MAX_RECORD_DEPTH} deep; this one nests deeper")
     if data.get("format") != FORMAT:
         raise RecordError(f"not a referee record (format is {data.get('format')!r}, expected {FORMAT!r})")
     if data.get("version") != VERSION:
@@ -66,9 +74,14 @@ def record_from_dict(data: Any) -> GameRecord:
     actions = get("actions", list)
     if not all(isinstance(a, str) for a in actions):
         raise RecordError("record field 'actions' must be a list of action texts")
+    seats = get("seats", int)
+    for f in faults:
+        if not 0 <= f.seat < seats or not 0 <= f.decision <= len(actions):
+            raise RecordError(f"record field 'faults': seat {f.seat} at decision {f.decision} is not a seat and a "
+                              f"decision of this game ({seats} seats, {len(actions)} actions)")
     return GameRecord(
         game=get("game", str),
-        seats=get("seats", int),
+        seats=seats,
         seed=get("seed", int),
         dealer=get("dealer", int),
         options=get("options", dict),
@@ -102,16 +115,22 @@ def write_record(record: GameRecord, path: str | Path) -> None:
 
 
 def read_record(path: str | Path) -> GameRecord:
+    """Read a record file: at most MAX_RECORD_BYTES (a huge file, or /dev/zero, is refused, not read whole)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
         raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"record {path} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB: not a record")
+    try:
+        data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise RecordError(f"record {path} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record {path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise RecordError(f"record {path} nests its lists and objects far too deeply") from None
     return record_from_dict(data)
 
 

@@ -90,6 +90,12 @@ def _translate(path: Path, exc: sqlite3.Error) -> StorageError:
     return StorageError(f"database {path}: {text}")
 
 
+def _fault_fits(fault: Any, seats: int) -> bool:
+    """A stored fault: an object with a seat of the game, a kind and a decision."""
+    return (isinstance(fault, dict) and type(fault.get("seat")) is int and 0 <= fault["seat"] < seats
+            and isinstance(fault.get("kind"), str) and type(fault.get("decision")) is int)
+
+
 class Store:
     """One tournament database."""
 
@@ -121,7 +127,12 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from None
-        return json.loads(row[0]) if row else None
+        if row is None:
+            return None
+        config = self._json(row[0], "the stored tournament configuration")
+        if not isinstance(config, dict):
+            raise StorageError(f"{self.path}: the stored tournament configuration is damaged (not a JSON object)")
+        return config
 
     def save_config(self, config: dict[str, Any]) -> None:
         """Store the configuration; refuse a database made for a different one."""
@@ -173,10 +184,41 @@ class Store:
             rows = self.db.execute(
                 "SELECT seq, key, seed, seating, places, result, faults, decisions FROM games ORDER BY seq")
             for seq, key, seed, seating, places, result, faults, decisions in rows:
-                yield GameRow(seq, key, int(seed), json.loads(seating), json.loads(places), json.loads(result),
-                              json.loads(faults), decisions)
+                yield self._row(seq, key, seed, seating, places, result, faults, decisions)
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from None
+
+    def _json(self, text: Any, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+            raise StorageError(f"{self.path}: {what} is damaged (not valid JSON: {reason})") from None
+
+    def _row(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, result: Any, faults: Any,
+             decisions: Any) -> GameRow:
+        """A stored row, checked: StorageError names the row and its first damaged column."""
+        what = f"the row of game {key!r:.40} (seq {seq!r:.20})"
+        values = {name: self._json(text, f"{what}, column {name!r},") for name, text in
+                  (("seating", seating), ("places", places), ("result", result), ("faults", faults))}
+        try:
+            seed_value = int(seed)
+        except (TypeError, ValueError):
+            seed_value = -1
+        seating_v, places_v, result_v, faults_v = (values[k] for k in ("seating", "places", "result", "faults"))
+        damaged = (
+            "key" if not isinstance(key, str) else
+            "seed" if seed_value < 0 else
+            "seating" if not (isinstance(seating_v, list) and all(isinstance(s, str) for s in seating_v)) else
+            "places" if not (isinstance(places_v, list) and len(places_v) == len(seating_v)
+                             and all(type(p) is int and 1 <= p <= len(places_v) for p in places_v)) else
+            "result" if not isinstance(result_v, dict) else
+            "faults" if not (isinstance(faults_v, list) and all(_fault_fits(f, len(seating_v)) for f in faults_v)) else
+            "decisions" if not (type(decisions) is int and decisions >= 0) else None
+        )
+        if damaged:
+            raise StorageError(f"{self.path}: {what} is damaged (column {damaged!r})")
+        return GameRow(seq, key, seed_value, seating_v, places_v, result_v, faults_v, decisions)
 
     def record(self, key: str) -> dict[str, Any] | None:
         """The game's whole record, as ``referee play --record`` writes it (the stderr tails of the seats that
@@ -187,8 +229,10 @@ class Store:
             raise _translate(self.path, exc) from None
         if row is None:
             return None
-        record: dict[str, Any] = json.loads(row[0])
-        record["stderr"] = json.loads(row[1])
+        record = self._json(row[0], f"the record of game {key!r:.40}")
+        if not isinstance(record, dict):
+            raise StorageError(f"{self.path}: the record of game {key!r:.40} is damaged (not a JSON object)")
+        record["stderr"] = self._json(row[1], f"the stderr of game {key!r:.40}")
         return record
 
     def count(self) -> int:

@@ -7,11 +7,14 @@ The hostile bots are in tests/fixtures/zoo/ (see tests/integration/test_zoo.py f
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
@@ -93,3 +96,119 @@ def test_check_keeps_a_bounded_transcript_of_what_a_bot_sends() -> None:
     assert "    transcript: " in result.stderr and "frames kept shortened" in result.stderr
     shortened = [e for e in run["transcript"] if e.get("shortened")]
     assert shortened and shortened[-1]["bytes"] > 60_000 and "60000 long, sha256" in shortened[-1]["frame"]["action"]
+
+
+# ------------------------------------------------------------------------------------------------ damaged input
+
+
+def one_line_error(result: Any, *fragments: str) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert "Traceback" not in result.stdout + result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("referee: error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def finished_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("finished") / "t.db"
+    result = invoke("tournament", "run", "durak", "-b", "random", "-b", "first", "--games", "2", "--db", str(path))
+    assert result.exit_code == 0, result.stderr
+    return path
+
+
+def damaged(finished_db: Path, tmp_path: Path, sql: str, *args: Any) -> Path:
+    path = tmp_path / "damaged.db"
+    shutil.copy(finished_db, path)
+    db = sqlite3.connect(path)
+    db.execute(sql, args)
+    db.commit()
+    db.close()
+    return path
+
+
+def stored_config(finished_db: Path) -> dict[str, Any]:
+    db = sqlite3.connect(finished_db)
+    try:
+        return dict(json.loads(db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0]))
+    finally:
+        db.close()
+
+
+CONFIG = "UPDATE meta SET value = ? WHERE key = 'config'"
+ROW = "UPDATE games SET {column} = ? WHERE seq = (SELECT MIN(seq) FROM games)"
+
+
+@pytest.mark.parametrize(("sql", "value", "fragment"), [
+    pytest.param(CONFIG, "{not json", "configuration is damaged (not valid JSON", id="config-json"),
+    pytest.param(CONFIG, "[1, 2]", "configuration is damaged (not a JSON object)", id="config-list"),
+    pytest.param(CONFIG, "drop:specs", "configuration is damaged: no 'specs' field", id="config-missing"),
+    pytest.param(CONFIG, "set:seats:'2'", "configuration is damaged: field 'seats'", id="config-mistyped"),
+    pytest.param(ROW.format(column="places"), "[1,", "column 'places', is damaged (not valid JSON", id="row-json"),
+    pytest.param(ROW.format(column="seating"), "5", "is damaged (column 'seating')", id="row-seating"),
+    pytest.param(ROW.format(column="places"), "[1]", "is damaged (column 'places')", id="row-places"),
+    pytest.param(ROW.format(column="seed"), "x", "is damaged (column 'seed')", id="row-seed"),
+    pytest.param(ROW.format(column="faults"), '[{"seat": 99, "kind": "crash", "decision": 0}]',
+                 "is damaged (column 'faults')", id="row-fault-seat"),
+])
+@pytest.mark.parametrize("command", ["table", "games", "resume"])
+def test_a_damaged_database_is_one_line(finished_db: Path, tmp_path: Path, command: str, sql: str, value: str,
+                                        fragment: str) -> None:
+    if value.startswith(("drop:", "set:")):
+        config = stored_config(finished_db)
+        if value.startswith("drop:"):
+            del config[value[5:]]
+        else:
+            _, key, text = value.split(":")
+            config[key] = json.loads(text.replace("'", '"'))
+        value = json.dumps(config)
+    path = damaged(finished_db, tmp_path, sql, value)
+    result = invoke("tournament", command, str(path))
+    if command == "games" and sql == CONFIG and "configuration is damaged:" in fragment:
+        assert result.exit_code in (0, 2) and "Traceback" not in result.stderr  # games needs no specs
+        return
+    one_line_error(result, fragment)
+
+
+def test_a_damaged_stored_record_is_one_line(finished_db: Path, tmp_path: Path) -> None:
+    path = damaged(finished_db, tmp_path, "UPDATE games SET record = '{' WHERE key = 't0.d0.r0'")
+    one_line_error(invoke("tournament", "record", str(path), "t0.d0.r0"), "record of game 't0.d0.r0' is damaged")
+
+
+@pytest.fixture(scope="module")
+def good_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("record") / "game.json"
+    assert invoke("play", "durak", "-b", "random", "-b", "first", "--seed", "1", "--record", str(path)).exit_code == 0
+    return dict(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize(("content", "fragment"), [
+    pytest.param("fault-seat-99", "seat 99 at decision 0 is not a seat", id="fault-seat-99"),
+    pytest.param('{"format": "referee-record", "version": 1, "options": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                 "far too deeply", id="nested-100000"),
+    pytest.param('{"format": "referee-record", "version": 1, "options": ' + "[" * 100 + "]" * 100 + "}",
+                 "nest at most 32 deep", id="nested-100"),
+    pytest.param("big", "larger than 16 MiB", id="150-MB"),
+])
+def test_a_damaged_record_is_one_line(good_record: dict[str, Any], tmp_path: Path, content: str,
+                                      fragment: str) -> None:
+    path = tmp_path / "bad.json"
+    if content == "fault-seat-99":
+        path.write_text(json.dumps({**good_record, "faults": [{"seat": 99, "kind": "timeout", "decision": 0,
+                                                               "message": "x"}]}))
+    elif content == "big":
+        with open(path, "w") as f:
+            f.write('{"format": "referee-record", "pad": "')
+            f.write("x" * 150_000_000)
+            f.write('"}')
+    else:
+        path.write_text(content)
+    one_line_error(invoke("replay", str(path)), fragment)
+
+
+def test_replaying_dev_zero_is_refused_without_reading_it_all() -> None:
+    result = referee("replay", "/dev/zero", timeout=30)
+    assert result.returncode == 2 and result.stderr.strip() == \
+        "referee: error: record /dev/zero is larger than 16 MiB: not a record", result.stderr[-500:]
