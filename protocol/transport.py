@@ -213,7 +213,7 @@ class ProcessTransport:
     def _wait(self, poller: select.poll, seconds: float) -> bool | None:
         """Wait on ``poller``: True when the awaited pipe is ready, False when only stderr had data (drained
         here; the caller checks its deadline and waits again), None on time-out."""
-        events = poller.poll(seconds * 1000)
+        events = poller.poll(min(seconds * 1000, 2**31 - 1))  # poll() takes a C int of ms
         if not events:
             return None
         ready = False

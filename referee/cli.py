@@ -18,7 +18,7 @@ from tabulate import tabulate
 
 from .botspec import check_supports, parse_spec
 from .check_cli import check
-from .cli_common import ON_FAULT_HELP, Command, cli_registry, one_line_errors, parse_options, print_json
+from .cli_common import MAX_MS, ON_FAULT_HELP, Command, cli_registry, one_line_errors, parse_options, print_json
 from .engine import Game, State
 from .errors import ConfigError
 from .match import POLICIES, GameRecord, check_policy, play_game
@@ -158,9 +158,9 @@ def play(
                                      help="A game option as KEY=VALUE; repeatable."),
     dealer: int = typer.Option(0, metavar="SEAT", help="Seat of the first dealer."),
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
-    move_time: int = typer.Option(1000, "--move-time", min=1, metavar="MS",
+    move_time: int = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
                                   help="Per-move time limit of program bots, ms."),
-    time_bank: int = typer.Option(0, "--time-bank", min=0, metavar="MS",
+    time_bank: int = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
                                   help="Extra time per game for program bots, ms."),
     record: Path | None = typer.Option(None, metavar="FILE", help="Write the game record (JSON) to this file."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),

@@ -24,6 +24,8 @@ from .terminal import printable
 __all__ = ["Command", "ON_FAULT_HELP", "TABLE_FORMATS", "check_format", "cli_registry", "format_table",
            "one_line_errors", "parse_options", "print_json"]
 
+#: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
+MAX_MS = 2**31 - 1
 #: ``--on-fault``'s help, with its choices
 ON_FAULT_HELP = ("What a fault costs (C-7): forfeit (every faulted seat is placed below the others) or continue "
                  "(the places the rules gave stand).")

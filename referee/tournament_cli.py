@@ -22,6 +22,7 @@ from tournaments.verify import verify as verify_store
 
 from .botspec import check_supports, parse_spec
 from .cli_common import (
+    MAX_MS,
     ON_FAULT_HELP,
     Command,
     check_format,
@@ -264,7 +265,8 @@ def run(
     seed: int | None = typer.Option(None, min=0, max=2**64 - 1, metavar="S", help="Tournament seed: the deals "
                                     "follow from it. Default: a secret one, drawn from the operating system and "
                                     "kept in --db (the same command on the same --db continues that tournament)."),
-    move_time: int = typer.Option(1000, "--move-time", min=1, metavar="MS", help="Per-move limit of program bots, ms."),
+    move_time: int = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
+                                  help="Per-move limit of program bots, ms."),
     option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
                                      help="A game option as KEY=VALUE; repeatable."),
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),

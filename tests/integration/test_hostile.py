@@ -11,12 +11,14 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from protocol.transport import ProcessTransport
 from referee.cli import app
 from referee.terminal import printable
 
@@ -212,3 +214,27 @@ def test_replaying_dev_zero_is_refused_without_reading_it_all() -> None:
     result = referee("replay", "/dev/zero", timeout=30)
     assert result.returncode == 2 and result.stderr.strip() == \
         "referee: error: record /dev/zero is larger than 16 MiB: not a record", result.stderr[-500:]
+
+
+# ------------------------------------------------------------------------------------------------ command line
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "durak", "-b", "random", "-b", "first", "--move-time", "2147483648"],
+    ["play", "durak", "-b", "random", "-b", "first", "--time-bank", "2147483648"],
+    ["tournament", "run", "durak", "-b", "random", "-b", "first", "--move-time", "2147483648"],
+])
+def test_time_limits_beyond_a_c_int_of_ms_are_refused(args: list[str]) -> None:
+    # Accepted before, they made every program bot's poll() overflow: a 'crash' charged to every bot.
+    result = referee(*args)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "less than or equal to 2147483647" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_longest_limits_do_not_overflow_poll() -> None:
+    transport = ProcessTransport([sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'\\x80'); "
+                                  "sys.stdout.flush()"])
+    try:
+        assert transport.receive(time.monotonic() + 2 * (2**31 - 1) / 1000) == {}  # the empty map it wrote
+    finally:
+        transport.close()
