@@ -9,6 +9,8 @@ The convention (tests/docs/README.md) in short:
 - ``<!-- doctest: skip REASON -->``: deliberately not run; ``<!-- doctest: python -->``: Python code that must exit
   0; ``<!-- doctest: run-each -->``: every line is a command that must exit 0 (in order, in one folder);
 - ``<!-- exit: N -->`` above a block: every command of the block must exit with N;
+- ``<!-- doctest-plugins: PACKAGE … -->`` above a block: the fixture packages of tests/fixtures/plugins are
+  installed (on PYTHONPATH) for its commands;
 - in an expected line ``[…]`` matches any text; a line that is only ``[…]`` matches any number of lines.
 
 This module only parses and compares; ``test_doc_examples.py`` runs the examples.
@@ -25,7 +27,7 @@ __all__ = ["Block", "Example", "collect", "examples_of", "matches", "mismatch", 
 ELLIPSIS = "[…]"
 _FENCE = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _COMMENT = re.compile(r"^\s*<!--\s*(?P<body>.*?)\s*-->\s*$")
-_DIRECTIVE = re.compile(r"^(?P<key>doctest|doctest-stderr|exit)\s*:\s*(?P<value>.*)$")
+_DIRECTIVE = re.compile(r"^(?P<key>doctest|doctest-stderr|doctest-plugins|exit)\s*:\s*(?P<value>.*)$")
 
 
 @dataclass
@@ -61,6 +63,7 @@ class Example:
     exit_code: int | None = None
     reason: str = ""
     code: str = ""
+    plugins: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -153,13 +156,19 @@ def examples_of(block: Block) -> Example | None:
     return None
 
 
+def _with_plugins(example: Example | None) -> Example | None:
+    if example is not None:
+        example.plugins = example.block.directives.get("doctest-plugins", "").split()
+    return example
+
+
 def collect(root: Path, files: list[Path]) -> list[Example]:
     """The examples of ``files`` (paths relative to ``root``), in file and line order."""
     found: list[Example] = []
     for rel in files:
         text = (root / rel).read_text(encoding="utf-8")
         for block in blocks(text, rel):
-            example = examples_of(block)
+            example = _with_plugins(examples_of(block))
             if example is None:
                 continue
             if example.kind == "output":  # the stdout of the Python example just before it

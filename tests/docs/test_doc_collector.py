@@ -106,6 +106,14 @@ def test_a_directive_must_be_right_above_its_block() -> None:
     assert examples_of(block).kind == "session"
 
 
+def test_plugins_and_exit_stand_together() -> None:
+    text = "<!-- exit: 2 -->\n<!-- doctest-plugins: referee-nim referee-lowcard -->\n\n```\n$ referee games\n```\n"
+    (block,) = blocks(text, Path("p.md"))
+    example = examples_of(block)
+    assert example.exit_code == 2
+    assert block.directives["doctest-plugins"] == "referee-nim referee-lowcard"
+
+
 def test_skip_needs_a_reason() -> None:
     (block,) = blocks("<!-- doctest: skip -->\n```\nx\n```\n", Path("p.md"))
     with pytest.raises(ValueError, match="needs a reason"):

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import warnings
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import pytest
 from doc_examples import Example, Step, collect, matches, mismatch
 
 REPO = Path(__file__).resolve().parents[2]
+PLUGINS = REPO / "tests" / "fixtures" / "plugins"
 FILES = [Path("README.md"), *sorted(p.relative_to(REPO) for p in (REPO / "docs").glob("*.md"))]
 EXAMPLES = collect(REPO, FILES)
 TIMEOUT = 120
@@ -34,11 +36,37 @@ def js_bot_missing() -> str | None:
     return None
 
 
-def environment() -> dict[str, str]:
+def environment(site: Path | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_", "FORCE_COLOR", "CLICOLOR"))}
     env.update(COLUMNS="120", LINES="40", NO_COLOR="1", TERM="dumb", PYTHONUNBUFFERED="1",
                PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]))
+    if site is not None:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site), env.get("PYTHONPATH", "")) if p)
     return env
+
+
+def install_plugins(packages: list[str], site: Path) -> Path:
+    """Install fixture plugin packages into ``site`` as pip would lay them out: the modules, and a ``.dist-info``
+    whose METADATA and entry_points.txt come from the package's pyproject.toml (importlib.metadata reads just
+    these). tests/integration/test_plugins_installed.py installs the same packages with pip itself."""
+    site.mkdir(exist_ok=True)
+    for package in packages:
+        source = PLUGINS / package
+        if not (source / "pyproject.toml").is_file():
+            pytest.fail(f"<!-- doctest-plugins: {package} -->: no package tests/fixtures/plugins/{package}")
+        with open(source / "pyproject.toml", "rb") as f:
+            project = tomllib.load(f)["project"]
+        for module in source.glob("*.py"):
+            shutil.copy(module, site / module.name)
+        info = site / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\n"
+                                       f"Version: {project['version']}\n", encoding="utf-8")
+        points = project.get("entry-points", {})
+        (info / "entry_points.txt").write_text(
+            "".join(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n"
+                    for group, eps in points.items()), encoding="utf-8")
+    return site
 
 
 def workdir(tmp_path: Path) -> Path:
@@ -49,18 +77,18 @@ def workdir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run(step: Step, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run(step: Step, cwd: Path, site: Path | None) -> subprocess.CompletedProcess[str]:
     both = step.stream == "both"
     try:
-        return subprocess.run(step.command, shell=True, cwd=cwd, env=environment(), text=True,
+        return subprocess.run(step.command, shell=True, cwd=cwd, env=environment(site), text=True,
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT if both else subprocess.PIPE, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         pytest.fail(f"line {step.line}: {step.command!r} did not finish within {TIMEOUT} s")
 
 
-def check_step(example: Example, step: Step, cwd: Path) -> None:
-    proc = run(step, cwd)
+def check_step(example: Example, step: Step, cwd: Path, site: Path | None = None) -> None:
+    proc = run(step, cwd, site)
     where = f"{example.block.path}:{step.line}: $ {step.command}"
     if example.exit_code is not None and proc.returncode != example.exit_code:
         pytest.fail(f"{where}\nexit code {proc.returncode}, documented {example.exit_code}\n"
@@ -77,13 +105,14 @@ def check_step(example: Example, step: Step, cwd: Path) -> None:
 def test_doc_example(example: Example, tmp_path: Path) -> None:
     if example.kind == "skip":
         pytest.skip(example.reason)
-    cwd = workdir(tmp_path)
+    cwd = workdir(tmp_path / "work")
+    site = install_plugins(example.plugins, tmp_path / "site") if example.plugins else None
     if example.kind == "python":
         script = cwd / "example.py"
         script.write_text(example.code, encoding="utf-8")
         step = Step(f"{sys.executable} example.py", example.steps[0].expected if example.steps else None,
                     "stdout", example.block.line)
-        check_step(example, step, cwd)
+        check_step(example, step, cwd, site)
         return
     missing = js_bot_missing()
     skipped = []
@@ -93,7 +122,7 @@ def test_doc_example(example: Example, tmp_path: Path) -> None:
                 pytest.skip(missing)
             skipped.append(step.line)
             continue
-        check_step(example, step, cwd)
+        check_step(example, step, cwd, site)
     if skipped:  # the rest passed: a warning, not a skip that would hide them
         warnings.warn(f"{example.id}: line(s) {', '.join(map(str, skipped))} not run: {missing}", stacklevel=1)
 
