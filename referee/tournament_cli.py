@@ -366,7 +366,7 @@ def games(
     """
     with one_line_errors():
         check_format(fmt)
-        with Store(db, create=False) as store:
+        with Store(db, create=False, readonly=True) as store:
             config = store.config()
             if config is None:
                 raise ConfigError(f"{db} holds no tournament")
@@ -398,7 +398,7 @@ def record(
     Example: referee tournament record tournament.db t0.d3.r1 -o game.json && referee replay game.json -v
     """
     with one_line_errors():
-        with Store(db, create=False) as store:
+        with Store(db, create=False, readonly=True) as store:
             if store.config() is None:
                 raise ConfigError(f"{db} holds no tournament")
             data = store.record(key)
@@ -445,7 +445,7 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
     with one_line_errors():
         check_format(fmt)
         registry = cli_registry()
-        with Store(db, create=False) as store:
+        with Store(db, create=False, readonly=play_workers is None) as store:  # table only reads
             stored = store.config()
             if stored is None:
                 raise ConfigError(f"{db} holds no tournament")

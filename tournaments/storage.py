@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,8 +80,10 @@ class FinishedGame(NamedTuple):
                    json.dumps(result["faults"]), len(record["actions"]), json.dumps(record), json.dumps(stderr))
 
 
-def _translate(path: Path, exc: sqlite3.Error) -> StorageError:
+def _translate(path: Path, exc: sqlite3.Error, *, reading: bool = False) -> StorageError:
     text = str(exc)
+    if reading and "unable to open" in text:
+        return StorageError(f"cannot read the database {path}: {text} (check the path and its permissions)")
     if "readonly" in text or "unable to open" in text:
         return StorageError(f"cannot write the database {path}: {text} (check the path and its permissions)")
     if "disk is full" in text or "disk I/O" in text:
@@ -99,10 +102,14 @@ def _fault_fits(fault: Any, seats: int) -> bool:
 class Store:
     """One tournament database."""
 
-    def __init__(self, path: str | Path, *, create: bool) -> None:
+    def __init__(self, path: str | Path, *, create: bool, readonly: bool = False) -> None:
+        """``readonly``: only read (``table``, ``games``, ``record``), which works on a read-only medium too."""
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise StorageError(f"no tournament database at {self.path}")
+        if readonly:
+            self.db = self._open_readonly()
+            return
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -110,6 +117,30 @@ class Store:
             self.db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from None
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """Open without writing anything: ``mode=ro``; where even that fails (a WAL database on a read-only medium,
+        whose ``-shm`` cannot be made), ``immutable=1``: nothing can change the file there either."""
+        uri = "file:" + urllib.parse.quote(str(self.path.resolve()))
+        error: sqlite3.Error | None = None
+        for mode in ("mode=ro", "immutable=1"):
+            try:
+                db = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=30)
+            except sqlite3.Error as exc:
+                error = exc
+                continue
+            try:
+                tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            except sqlite3.Error as exc:
+                db.close()
+                error = exc
+                continue
+            if not {"meta", "games"} <= tables:
+                db.close()
+                raise StorageError(f"{self.path} holds no tournament")
+            return db
+        assert error is not None
+        raise _translate(self.path, error, reading=True) from None
 
     def close(self) -> None:
         self.db.close()

@@ -238,3 +238,30 @@ def test_the_longest_limits_do_not_overflow_poll() -> None:
         assert transport.receive(time.monotonic() + 2 * (2**31 - 1) / 1000) == {}  # the empty map it wrote
     finally:
         transport.close()
+
+
+# ------------------------------------------------------------------------------------------------ databases
+
+
+def _bwrap_works() -> bool:
+    if not shutil.which("bwrap"):
+        return False
+    return subprocess.run(["bwrap", "--dev-bind", "/", "/", "true"], capture_output=True, timeout=30).returncode == 0
+
+
+@pytest.mark.skipif(not _bwrap_works(), reason="needs bubblewrap to mount a folder read-only")
+@pytest.mark.parametrize("args", [["table"], ["games"], ["record", "{db}", "t0.d0.r0"]])
+def test_a_finished_database_on_a_read_only_medium_can_be_read(finished_db: Path, tmp_path: Path,
+                                                                args: list[str]) -> None:
+    folder = tmp_path / "medium"
+    folder.mkdir()
+    db = folder / "t.db"
+    shutil.copy(finished_db, db)
+    before = sorted(p.name for p in folder.iterdir())
+    argv = [a.format(db=db) for a in args] if "{db}" in args else [*args, str(db)]
+    proc = subprocess.run(["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(folder), str(folder), sys.executable,
+                           "-m", "referee", "tournament", *argv], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "cannot write" not in proc.stderr
+    assert sorted(p.name for p in folder.iterdir()) == before
