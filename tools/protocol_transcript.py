@@ -186,9 +186,9 @@ def render() -> str:
         "and talks to it exactly as `referee play durak -b heuristic -b 'cmd:python -m bots.first' --seed 2051` "
         "does (a `RemoteBot` over a `ProcessTransport`, move time 1000 ms, no time bank), and records the bytes "
         "that cross the pipes: the referee's frames as written to the bot's stdin, the bot's as read from its "
-        "stdout, cut into frames by the referee's decoder. After the game it closes the bot, which sends `bye`; "
-        f"the bot exited with status {exit_code}. Both bots are deterministic and no frame carries a time, so "
-        "the transcript changes only when the code does.")
+        "stdout, cut into frames by the referee's decoder. After the game it calls `RemoteBot.close()`, which "
+        f"sends `bye`; the bot exited with status {exit_code}. Both bots are deterministic and no frame carries a "
+        "time, so the transcript changes only when the code does.")
     say("")
     first = log[0][1]
     say("**Reading the bytes.** The first frame, `hello`, byte by byte:")
