@@ -112,11 +112,22 @@ class Store:
             return
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self._refuse_foreign()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from None
+
+    def _refuse_foreign(self) -> None:
+        """Before anything is written: a database holding other tables than a tournament's (or only one of them)
+        belongs to another program, and is left as it is."""
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and tables != {"meta", "games"}:
+            self.db.close()
+            names = ", ".join(sorted(tables - {"meta", "games"}) or sorted(tables))
+            raise StorageError(f"{self.path} is an SQLite database of another program (tables: {names:.200}), not a "
+                               "tournament's; nothing was written to it: use another --db")
 
     def _open_readonly(self) -> sqlite3.Connection:
         """Open without writing anything: ``mode=ro``; where even that fails (a WAL database on a read-only medium,

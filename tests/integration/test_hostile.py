@@ -265,3 +265,19 @@ def test_a_finished_database_on_a_read_only_medium_can_be_read(finished_db: Path
     assert proc.returncode == 0, proc.stderr
     assert "cannot write" not in proc.stderr
     assert sorted(p.name for p in folder.iterdir()) == before
+
+
+@pytest.mark.parametrize("command", ["run", "resume"])
+def test_another_programs_sqlite_file_is_refused_before_anything_is_written(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "app.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE users (id INTEGER, name TEXT)")
+    db.execute("INSERT INTO users VALUES (1, 'ada')")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    args = ["run", "kazaki", "-b", "random", "-b", "first", "--games", "1", "--db", str(path)] if command == "run" \
+        else ["resume", str(path)]
+    one_line_error(invoke("tournament", *args), "another program (tables: users)", "nothing was written")
+    assert path.read_bytes() == before  # no tables added, still in its rollback journal mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
