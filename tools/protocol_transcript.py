@@ -7,11 +7,11 @@ Run from the repository root::
 It plays ``durak``, 2 seats, seed 2051: seat 0 is the built-in ``heuristic`` bot inside the referee's process, seat 1
 the program ``python -m bots.first`` (the ``first`` bot through the Python SDK), started and spoken to exactly as
 ``referee play durak -b heuristic -b 'cmd:python -m bots.first' --seed 2051`` does it (a RemoteBot over a
-ProcessTransport, move time 1000 ms, no time bank). The bytes are those that crossed the pipes: the referee's frames
-as written to the bot's stdin, the bot's frames as read from its stdout, cut into frames by the referee's own
-decoder. Both bots are deterministic and no frame carries a time, so the output depends only on the code;
-tests/integration/test_protocol_transcript.py fails when the committed appendix differs from what this prints.
-"""
+ProcessTransport, move time 1000 ms, no time bank; not in the sandbox, which changes nothing on the pipes). The bytes
+are those that crossed the pipes: the referee's frames as written to the bot's stdin, the bot's frames as read from its
+stdout, cut into frames by the referee's own decoder. Both bots are deterministic and no frame carries a time, so the
+output depends only on the code; tests/integration/test_protocol_transcript.py fails when the committed appendix differs
+from what this prints."""
 
 from __future__ import annotations
 
@@ -184,7 +184,8 @@ def render() -> str:
     say("")
     say("**How it was produced.** [`tools/protocol_transcript.py`](../tools/protocol_transcript.py) starts the bot "
         "and talks to it exactly as `referee play durak -b heuristic -b 'cmd:python -m bots.first' --seed 2051` "
-        "does (a `RemoteBot` over a `ProcessTransport`, move time 1000 ms, no time bank), and records the bytes "
+        "does (a `RemoteBot` over a `ProcessTransport`, move time 1000 ms, no time bank; without the sandbox, "
+        "which changes where the bot runs, not what it is sent), and records the bytes "
         "that cross the pipes: the referee's frames as written to the bot's stdin, the bot's as read from its "
         "stdout, cut into frames by the referee's decoder. After the game it calls `RemoteBot.close()`, which "
         f"sends `bye`; the bot exited with status {exit_code}. Both bots are deterministic and no frame carries a "
