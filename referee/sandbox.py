@@ -163,17 +163,24 @@ class Sandbox:
         for link in _SYSTEM:  # merged /usr: /bin -> usr/bin, /lib64 -> usr/lib64 …
             if os.path.islink(link) and os.path.isdir(link):
                 opts += ["--symlink", os.readlink(link), link]
-        visible = _visible(argv, cwd, path)
-        for folder in visible:
-            opts += ["--ro-bind", folder, folder]
+        binds = _visible(argv, cwd, path)
+        for source, where in binds:
+            opts += ["--ro-bind", source, where]
+        visible = [where for _, where in binds]
         if not any(_within(cwd, v) or _within(v, cwd) for v in visible):
             opts += ["--dir", cwd]
-        hidden = [p for p in (*_ETC_SECRETS, *self.hidden) if any(_within(p, v) for v in visible)]
-        for secret in hidden:
-            if os.path.isdir(secret) and not os.path.islink(secret):
-                opts += ["--tmpfs", secret, "--remount-ro", secret]
-            elif os.path.lexists(secret):
-                opts += ["--ro-bind", "/dev/null", os.path.realpath(secret)]
+        masked: set[str] = set()
+        for secret in (*_ETC_SECRETS, *self.hidden):  # where a visible folder shows it, it reads as empty
+            real = os.path.realpath(secret)
+            for source, where in binds:
+                target = where + real[len(source):] if _within(real, source) else None
+                if target is None or target in masked:
+                    continue
+                masked.add(target)
+                if os.path.isdir(real):
+                    opts += ["--tmpfs", target, "--remount-ro", target]
+                elif os.path.isfile(real):
+                    opts += ["--ro-bind", "/dev/null", target]
         opts += ["--chdir", cwd, "--remount-ro", "/"]
         return opts
 
@@ -190,21 +197,28 @@ def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def _visible(argv: Sequence[str], cwd: str, path: str) -> list[str]:
-    """The folders a bot sees (read-only), parents before children, none inside another (except /tmp's)."""
+def _visible(argv: Sequence[str], cwd: str, path: str) -> list[tuple[str, str]]:
+    """The folders a bot sees (read-only) as (source, where): parents before children, none inside another
+    (except /tmp's). A folder is seen at its real path, and also where the command names it when that is through a
+    symbolic link outside the other folders (``cmd:python3 /tmp/link/bot.py``)."""
     wanted: list[str] = [d for d in _SYSTEM if os.path.isdir(d) and not os.path.islink(d)]
     wanted += [os.path.realpath(d) for d in _SYSTEM if os.path.islink(d)]  # merged /usr: /bin -> usr/bin
     wanted += _installation(argv[0], cwd, path)
-    wanted.append(_bot_folder(argv, cwd))
+    folder = _bot_folder(argv, cwd)
+    wanted.append(folder)
     wanted += _sdk_folders()
-    folders: list[str] = []
-    for folder in sorted({os.path.realpath(f) for f in wanted if f and os.path.isdir(f)},
-                         key=lambda f: (f.count("/"), f)):
-        if folder in ("/", "/tmp"):
+    real: list[str] = []
+    for found in sorted({os.path.realpath(f) for f in wanted if f and os.path.isdir(f)},
+                        key=lambda f: (f.count("/"), f)):
+        if found in ("/", "/tmp"):
             continue  # never the whole file system; /tmp is the bot's own
-        if not any(_within(folder, f) for f in folders):
-            folders.append(folder)
-    return folders
+        if not any(_within(found, f) for f in real):
+            real.append(found)
+    pairs = [(f, f) for f in real]
+    named = os.path.abspath(folder)
+    if named != os.path.realpath(folder) and not any(_within(named, f) for f in real):
+        pairs.append((os.path.realpath(folder), named))
+    return pairs
 
 
 def _bot_folder(argv: Sequence[str], cwd: str) -> str:
@@ -212,10 +226,10 @@ def _bot_folder(argv: Sequence[str], cwd: str) -> str:
     PATH) the current folder; else the folder of the program itself."""
     for arg in argv[1:]:
         if not arg.startswith("-") and os.path.isfile(os.path.join(cwd, arg)):
-            return os.path.dirname(os.path.realpath(os.path.join(cwd, arg)))
+            return os.path.dirname(os.path.abspath(os.path.join(cwd, arg)))
     if "-m" in argv[1:] or "/" not in argv[0]:
         return cwd
-    return os.path.dirname(os.path.realpath(os.path.join(cwd, argv[0])))
+    return os.path.dirname(os.path.abspath(os.path.join(cwd, argv[0])))
 
 
 def _installation(program: str, cwd: str, path: str, depth: int = 0) -> list[str]:

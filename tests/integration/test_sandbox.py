@@ -343,3 +343,11 @@ def test_a_database_from_before_the_sandbox_says_unknown(tmp_path: Path) -> None
     done = referee("tournament", "table", str(db))
     assert done.returncode == 0 and done.stdout.splitlines()[0].endswith("; sandbox: unknown"), done.stderr
     assert json.loads(referee("tournament", "table", str(db), "--json").stdout)["sandbox"] == "unknown"
+
+
+def test_a_bot_named_through_a_symbolic_link_starts_in_the_sandbox(tmp_path: Path) -> None:
+    """Its folder is seen where the command names it, not only at its real path."""
+    require_bwrap()
+    (tmp_path / "link").symlink_to(ATTACK)
+    ok, detail = outcome(play("on", bot("seed_cmdline.py", folder=tmp_path / "link")))
+    assert not ok and "424242" not in detail
