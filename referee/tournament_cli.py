@@ -308,7 +308,7 @@ def run(
         programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
         confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
                     else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
-        _check_programs(specs, registry, game, move_time, confined)
+        _check_programs(specs, registry, game, move_time, confined.with_hidden(_hidden(db)))
         config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                                   duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
                                   extra={"sandbox": confined.settings()})
