@@ -76,9 +76,10 @@ def no_observation() -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------- layering
 
 
-@pytest.mark.parametrize("module", sorted(p.name for p in BOTS_DIR.glob("*.py")))
+@pytest.mark.parametrize("module", sorted(p.relative_to(BOTS_DIR).as_posix() for p in BOTS_DIR.rglob("*.py")))
 def test_bots_import_only_protocol_and_the_stdlib(module: str) -> None:
     """bots/ never imports the referee: a bot sees exactly what a remote bot sees (relative imports stay in bots/)."""
+    depth = module.count("/")  # bots/heuristic/koroli.py may import from bots/ (level 2), no higher
     roots = set()
     for node in ast.walk(ast.parse((BOTS_DIR / module).read_text())):
         if isinstance(node, ast.Import):
@@ -86,7 +87,7 @@ def test_bots_import_only_protocol_and_the_stdlib(module: str) -> None:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             roots.add(node.module.split(".")[0])
         elif isinstance(node, ast.ImportFrom):
-            assert node.level == 1, f"{module} imports from outside bots/"
+            assert node.level <= depth + 1, f"{module} imports from outside bots/"
     assert roots - {"protocol"} <= sys.stdlib_module_names, roots
 
 

@@ -1,4 +1,4 @@
-"""The ``heuristic`` bot's play of ``koroli`` and ``koroli52`` (bots/heuristic_koroli.py).
+"""The ``heuristic`` bot's play of ``koroli`` and ``koroli52`` (bots/heuristic/koroli*.py).
 
 - Hand-made positions, one per behaviour: trick play (cash a sure winner, win with the lowest card that still
   wins, duck with the lowest card, second hand low and third hand high, ruff cheaply, discard rather than waste a
@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 
 from bots.heuristic import HeuristicBot
-from bots.heuristic_koroli import BASELINES, GAMES, _code, _memory, _View, choose, expected_tricks, measure_baseline
+from bots.heuristic.koroli import GAMES, Memory, _View, choose, expected_tricks
+from bots.heuristic.koroli_hands import BASELINES, measure_baseline
+from bots.heuristic.koroli_memory import _code
 from bots.random import RandomBot
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
@@ -37,8 +39,8 @@ def plays(cards: str) -> tuple[Action, ...]:
     return actions(*(f"play({c})" for c in cards.split()))
 
 
-def decide(obs: dict[str, Any], legal: tuple[Action, ...], info: GameInfo | None = None) -> str:
-    action = choose(Decision(obs["seat"], legal, lambda: obs), info)
+def decide(obs: dict[str, Any], legal: tuple[Action, ...], memory: Memory | None = None) -> str:
+    action = choose(Decision(obs["seat"], legal, lambda: obs), None, memory)
     assert action in legal
     return action.text
 
@@ -94,6 +96,11 @@ def kr(hand: str, *, trump: str = "H", seat: int = 0, phase: str = "play", trick
 
 def info(game: str = "koroli52", seat: int = 0, seats: int = 4) -> GameInfo:
     return GameInfo(game=game, options={}, seat=seat, seats=seats)
+
+
+def memory_of(bot: HeuristicBot) -> Memory:
+    assert bot._memory is not None
+    return bot._memory
 
 
 # ------------------------------------------------------------------------------------------------ games
@@ -159,7 +166,7 @@ def test_koroli_trump_leads_draw_with_the_top_trump() -> None:
 def test_played_cards_are_remembered_across_decisions() -> None:
     """The ace of spades fell in trick 1 (events of the previous request): the King now leads his king of spades,
     a sure winner. A fresh bot that has not seen the deal from its start does not count on it."""
-    me = info()
+    me = Memory()
     hand = "KS 2S 3S 5S 3C 4C 6C 5D 6D 7D 8H 9H 4S"
     first = k52(hand, trick=[], events=[{"type": "tour", "tour": 2}, {"type": "hand", "seat": 0,
                                                                       "cards": hand.split()}])
@@ -193,30 +200,48 @@ def seat_1_leads_trick_2(card: str) -> dict[str, Any]:
 def test_the_memory_holds_while_following_a_trick() -> None:
     """Trick 1 (AS fell) is remembered; in trick 2 seat 1 leads the queen of spades and seat 0 follows. The plays of
     the trick in progress are in the memory too: that must not make the bot forget the deal."""
-    me = info()
+    me = Memory()
     decide(tour_start(), plays(HAND), me)
     following = seat_1_leads_trick_2("QS")
     decide(following, plays("KS 2S 3S 5S"), me)
-    view = _View(following, _memory(me, 0, 4), "koroli52")
+    view = _View(following, me.seat(0, 4), "koroli52")
     assert _code("AS") not in view.out and _code("QS") not in view.out  # played, and on the table
 
 
 def test_the_bot_learns_from_a_forced_move_too() -> None:
     """A decision with one legal action still carries the events since the last one: HeuristicBot must hand it to
     the koroli heuristic, not answer it on its own, or those plays are lost to the memory."""
-    me = info()
     bot = HeuristicBot()
-    bot.new_game(me)
+    bot.new_game(info())
     first = tour_start()
     bot.act(Decision(0, plays(HAND), lambda: first))
     forced = seat_1_leads_trick_2("2C")
     assert bot.act(Decision(0, plays("3C"), lambda: forced)).text == "play(3C)"
-    assert {_code("AS"), _code("2C")} <= _memory(me, 0, 4).played
+    assert {_code("AS"), _code("2C")} <= memory_of(bot).seat(0, 4).played
+
+
+def test_the_memory_is_the_bot_objects_own_and_lasts_one_game() -> None:
+    """Two bots told of the same game (even by one GameInfo object) remember apart; new_game starts a fresh
+    memory and game_over drops it, so nothing is kept between games or in the module."""
+    me = info()
+    bot, other = HeuristicBot(), HeuristicBot()
+    bot.new_game(me)
+    other.new_game(me)
+    first = tour_start()
+    bot.act(Decision(0, plays(HAND), lambda: first))
+    second = seat_1_leads_trick_2("2C")
+    bot.act(Decision(0, plays("3C"), lambda: second))
+    assert _code("AS") in memory_of(bot).seat(0, 4).played
+    assert memory_of(other).seat(0, 4).played == set()
+    bot.game_over({})
+    assert bot._memory is None
+    bot.new_game(me)
+    assert memory_of(bot).seat(0, 4).played == set()
 
 
 def test_a_known_void_behind_is_feared() -> None:
     """Seat 3 ruffed the first spade and trumps remain: the ace of spades is no longer the lead it would be."""
-    me = info()
+    me = Memory()
     hand = "AS 9S 8S 7S 3C 4C 6C 5D 6D 8H 9H 10H"
     start = [{"type": "tour", "tour": 2}, {"type": "hand", "seat": 0, "cards": (hand + " 2S").split()}]
     decide(k52(hand + " 2S", trump="C", events=start), plays(hand + " 2S"), me)
@@ -272,7 +297,7 @@ def test_a_hand_given_away_is_not_asked_for() -> None:
 def test_the_seat_that_received_a_hand_knows_it() -> None:
     """The Prince was given the King's weak hand and knows the strong one he gave: he passes the weak one down,
     and the King, had he swapped with him, would know the Prince's hand exactly."""
-    me = info(seat=1)
+    me = Memory()
     events = [{"type": "tour", "tour": 2}, {"type": "hand", "seat": 1, "cards": STRONG.split()},
               {"type": "exchange", "seat": 0, "target": 1}, {"type": "swap", "seats": [0, 1]},
               {"type": "received", "seat": 1, "from": 0, "cards": WEAK.split()}]
@@ -333,9 +358,10 @@ class H(BotBase):
 
     def new_game(self, info: GameInfo) -> None:
         self.info = info
+        self.memory = Memory()
 
     def act(self, decision: Decision) -> Action:
-        action = choose(decision, self.info)
+        action = choose(decision, self.info, self.memory)
         assert action in decision.legal
         self.kinds[decision.legal[0].kind] += 1
         return action

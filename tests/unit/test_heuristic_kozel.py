@@ -1,4 +1,4 @@
-"""The ``heuristic`` bot in the three Kozel games (bots/heuristic_kozel.py; RULES.md sections 3-5).
+"""The ``heuristic`` bot in the three Kozel games (bots/heuristic/kozel.py; RULES.md sections 3-5).
 
 - hand-made positions, one per rule of thumb: the cheapest card that wins a valuable trick, no high trump spent on
   a pointless trick, the lowest-value card when the trick is lost, smearing points on the partner's sure trick,
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bots.heuristic_kozel import GAMES, choose
+from bots.heuristic.kozel import GAMES, choose
 from bots.random import RandomBot
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
