@@ -42,8 +42,10 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
                    progress: ProgressSink | None = None) -> int:
     """Play every scheduled game not yet in ``store``; return how many were played now.
 
-    Each game is stored as it finishes, so an interrupted run resumes where it stopped.
+    Each game is stored as it finishes, so an interrupted run resumes where it stopped. Only one process at a
+    time plays into a store (:meth:`Store.lock`); another gets a one-line StorageError.
     """
+    store.lock()
     store.save_config(config.to_dict())
     teams = game.teams(config.seats)
     done = store.done_keys()

@@ -8,7 +8,9 @@ SQLite errors (a read-only file, a full disk, a file that is not a database) bec
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import urllib.parse
 from collections.abc import Iterator
@@ -105,6 +107,7 @@ class Store:
     def __init__(self, path: str | Path, *, create: bool, readonly: bool = False) -> None:
         """``readonly``: only read (``table``, ``games``, ``record``), which works on a read-only medium too."""
         self.path = Path(path)
+        self._lock: int | None = None  # the lock file's descriptor, while this store plays games (lock())
         if not create and not self.path.is_file():
             raise StorageError(f"no tournament database at {self.path}")
         if readonly:
@@ -153,8 +156,30 @@ class Store:
         assert error is not None
         raise _translate(self.path, error, reading=True) from None
 
+    def lock(self) -> None:
+        """Be the one process playing games into this database, until :meth:`close`: an exclusive flock on
+        ``DB.lock`` beside it. The kernel drops it when the process ends, however it ends (SIGKILL included), so a
+        killed run never leaves a stale lock behind."""
+        if self._lock is not None:
+            return
+        path = self.path.with_name(self.path.name + ".lock")
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise StorageError(f"cannot create the lock file {path}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StorageError(f"another process is running this tournament ({self.path}); let it finish, or "
+                               "stop it, then resume") from None
+        self._lock = fd
+
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            os.close(self._lock)  # releases the flock
+            self._lock = None
 
     def __enter__(self) -> Store:
         return self

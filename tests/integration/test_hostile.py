@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from protocol.transport import ProcessTransport
 from referee.cli import app
 from referee.terminal import printable
+from tournaments.storage import StorageError, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOO = ROOT / "tests" / "fixtures" / "zoo"
@@ -281,3 +282,37 @@ def test_another_programs_sqlite_file_is_refused_before_anything_is_written(tmp_
     one_line_error(invoke("tournament", *args), "another program (tables: users)", "nothing was written")
     assert path.read_bytes() == before  # no tables added, still in its rollback journal mode
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
+
+
+def stored_games(path: Path) -> int:
+    try:
+        with Store(path, create=False, readonly=True) as store:
+            return store.count()
+    except StorageError:  # not there yet, or its tables not yet made
+        return 0
+
+
+def test_a_second_process_on_a_running_tournament_is_one_line_and_a_sigkill_frees_it(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    run = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", "kazaki", "-b", "random", "-b",
+                            "first", "--games", "3000", "--workers", "2", "--db", str(path)], cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not stored_games(path):
+            assert time.monotonic() < deadline and run.poll() is None, "the first run stored nothing"
+            time.sleep(0.1)
+        second = invoke("tournament", "resume", str(path))  # before: 'UNIQUE constraint failed' on its first game
+        one_line_error(second, "another process is running this tournament")
+    finally:
+        run.kill()  # SIGKILL: no clean-up of its own
+        run.wait(30)
+    deadline = time.monotonic() + 30
+    while True:  # its workers see the pipe close and exit; then nothing holds the lock
+        try:
+            with Store(path, create=False) as store:
+                store.lock()
+            break
+        except StorageError:
+            assert time.monotonic() < deadline, "the lock outlived the killed run"
+            time.sleep(0.1)
