@@ -104,8 +104,8 @@ class SeatMemory:
             elif kind == "received" and ev.get("seat") == me:
                 self.hand = {_code(c) for c in ev["cards"]}
             elif kind == "trump":
-                suit = ev.get("suit")
-                self.trump = _SUIT.get(suit) if suit else None
+                named = ev.get("suit")
+                self.trump = _SUIT.get(named) if named else None
                 holder = ev.get("holder")
                 if "card" in ev and holder is not None and holder != me and 0 <= holder < self.n:
                     self.known[holder].add(_code(ev["card"]))  # KR-7: the dealer holds the shown card
@@ -117,8 +117,8 @@ class SeatMemory:
                 peasant = ev.get("to")
                 self._hand_over(ev["seat"], peasant, ev.get("card"))
                 if self.trump is not None and peasant is not None and 0 <= peasant < self.n:
-                    card = ev.get("card")
-                    if card is None or _code(card) >> 4 == self.trump:
+                    given = ev.get("card")
+                    if given is None or _code(given) >> 4 == self.trump:
                         self.voids[peasant].discard(self.trump)  # the card given back may be a trump
             elif kind == "swap":
                 self._swap(*ev["seats"])
