@@ -4,7 +4,8 @@ Every engine represents a card by its canonical index in the deck (C-4) and a se
 discard pile) by a bitmask over those indices. :func:`bits` lists a mask in canonical order, :func:`remap` relabels
 one; :class:`TrickTables` holds, once per deck, the one-card actions of the trick games (``play(c)``,
 ``take_card(c)``, ``give(c)``) and their lists per hand; :class:`CardState` is the engine API the card games
-implement alike.
+implement alike: the legal-action cache, the card places, the resample, the ``hand`` and private-redeal-pass
+events every card game logs, and the result template (:meth:`CardState.result`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Any, Self
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ..engine import State
+from ..engine import Result, State
+from ..errors import RulesError
 from ..rng import SplitMix64
 
 __all__ = ["DECK36", "bits", "remap", "TrickTables", "tables", "CardState"]
@@ -95,6 +97,7 @@ class CardState(State):
 
     rng: SplitMix64
     _legal: tuple[Action, ...] | None
+    t: Any  # the deck's tables: ``t.texts`` are the card texts by canonical index
     hands: list[int]  # a bitmask of canonical indices per seat
     log: list[tuple[Any, ...]]
     relabel_from: int  # log index of the last (re)distribution of hidden cards: older entries are history
@@ -141,6 +144,41 @@ class CardState(State):
 
     def card_locations(self) -> dict[str, int]:
         return {k: len(v) for k, v in self.card_places().items()}
+
+    # -------------------------------------------------------------------------------- result, events
+
+    def result(self) -> Result:
+        """The rules' result (C-10) of a finished game, by :meth:`_result`; :class:`RulesError` before the end."""
+        if self.to_act is not None:
+            raise RulesError("the game is not over: there is no result yet")
+        return self._result()
+
+    @abstractmethod
+    def _result(self) -> Result:
+        """The result of the finished game: its finishing order, scores, whether it was aborted, its own fields."""
+
+    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
+        """One log entry ``(kind, seat, data)`` in wire form as ``viewer`` (None: the referee) may see it, None if
+        he may not (C-8). The kinds every card game logs alike are rendered here: ``hand`` (a bitmask, only to its
+        seat) and ``pass_redeal`` (a declined redeal offer: only the seat itself learns of it, C-8); the game's
+        own kinds by :meth:`_render_own`."""
+        kind, seat, data = entry
+        if kind == "hand":
+            if viewer is not None and viewer != seat:
+                return None
+            text = self.t.texts
+            return {"type": "hand", "seat": seat, "cards": [text[c] for c in bits(data)]}
+        if kind == "pass_redeal":
+            if viewer is not None and viewer != seat:
+                return None  # C-8: nobody else learns of the offer
+            return {"type": "pass", "seat": seat, "offer": "redeal"}
+        return self._render_own(kind, seat, data, viewer)
+
+    def _render_own(self, kind: str, seat: Any, data: Any, viewer: int | None) -> dict[str, Any] | None:
+        """A log entry of the game's own kinds in wire form (see :meth:`_render`). Each class renders its kinds
+        and passes the others on to ``super()``; here, the last resort: ``{"type": kind, "seat": seat}`` (take,
+        pass, demand_redeal …)."""
+        return {"type": kind, "seat": seat}
 
     # ----------------------------------------------------------------------------------- resampling
 

@@ -3,10 +3,8 @@
 from protocol.hooks import hookimpl
 
 from .durak import Durak, Kazaki
-from .koroli import Koroli
-from .koroli52 import Koroli52
-from .kozel import Kozel
-from .kozel_team import KozelHvaleny, KozelNN
+from .koroli import Koroli, Koroli52
+from .kozel import Kozel, KozelHvaleny, KozelNN
 
 
 @hookimpl

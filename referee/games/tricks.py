@@ -1,215 +1,126 @@
-"""The trick machinery shared by the two Kings games, ``koroli`` and ``koroli52`` (RULES.md C-9, KR-8, KR-9,
-K52-5, K52-6).
+"""The one trick engine of :mod:`referee.games`: every trick game (the Kozel family, the Kings family, and a new
+one) builds on :class:`TrickState` (RULES.md C-9).
 
-Representation, as in :mod:`.durak`: a card is its canonical index in the deck (C-4), a hand is a bitmask over
-those indices, and every card action (``play(c)``, ``take_card(c)``, ``give(c)``) is built once per deck
-(:class:`.cards.TrickTables`). In both games strength inside a suit is the natural rank order, which is also the
-canonical order, so "the highest card of a suit" is simply the highest index, and a trick is won by the highest
-trump, else the highest card of the led suit.
+Representation, as in every card engine here: a card is its canonical index in the deck (C-4), a hand is a bitmask
+over those indices, and every one-card action (``play(c)``, ``take_card(c)``, ``give(c)``) is built once per deck
+(:class:`.cards.TrickTables`). Strength is a :class:`CardRules`: each card has an *effective suit* (its natural
+suit, or :data:`TRUMP`) and a *power*, so the winner of any trick of these games is "the highest trump, else the
+highest card of the led effective suit". The Kings games use the natural arrangement (:func:`natural_rules`: the
+trump suit, if any, is the trump class, and power is the rank); the Kozel games list their trump-class cards
+(permanent trumps, special jacks) and a plain rank order.
 
-:class:`TrickState` keeps what a Kings position has besides its own phases: the hands, the trick in play, the
-tricks taken in the current deal (and when, for the "reached first" tie-breaks), the event log of small tuples,
-and what each seat knows about the places of cards in other hands (for the leak-check resample, C-8).
+:class:`TrickState` keeps the hands, the trick in play (cards in play order), the table of actions and the rules of
+the deal; it plays a card to the trick, finds the trick's winner, the cards that follow the led suit, and renders
+the ``play`` event. How a trick is led and closed (play order, scoring, what follows) is the family's:
+:class:`referee.games.koroli.base.KingsState` (an explicit play order, tricks counted) and
+:class:`referee.games.kozel.base.KozelTrickState` (clockwise from the leader, card points, drawing).
 """
 
 from __future__ import annotations
 
-from abc import abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
-from protocol.actions import Action
+from protocol.cards import Deck
 
-from ..engine import Game
-from ..rng import SplitMix64
-from .cards import CardState, TrickTables, bits, remap
+from .cards import CardState, TrickTables, bits
 
-__all__ = ["TrickState", "narrate_trick"]
+__all__ = ["TRUMP", "EFFECTIVE_SUITS", "CardRules", "natural_rules", "TrickState"]
+
+TRUMP = 4  # the effective suit of trumps; 0..3 are the natural suits
+EFFECTIVE_SUITS = ("C", "D", "H", "S", "trump")
+
+
+class CardRules:
+    """Effective suits, strengths and card points of one trump arrangement (C-9).
+
+    ``trumps`` lists the trump-class cards weakest first; every other card is ranked inside its natural suit by
+    ``plain`` (ranks weakest first). ``points`` gives the card points of a rank (none by default).
+    """
+
+    def __init__(self, deck: Deck, trumps: Sequence[str], plain: Sequence[int],
+                 points: Mapping[int, int] | None = None) -> None:
+        n = len(deck)
+        order = {rank: k for k, rank in enumerate(plain)}
+        index = {text: i for i, text in enumerate(deck.texts)}
+        self.eff = [deck.suit_of(i) for i in range(n)]
+        self.power = [order.get(card.rank, -1) for card in deck.cards]
+        for k, text in enumerate(trumps):
+            self.eff[index[text]] = TRUMP
+            self.power[index[text]] = 100 + k  # above every plain card
+        if min(self.power) < 0:
+            raise ValueError("every card must be a trump or have a rank of the plain order")
+        self.eff_mask = [sum(1 << i for i in range(n) if self.eff[i] == s) for s in range(5)]
+        self.trumps = self.eff_mask[TRUMP]
+        by_rank = points or {}
+        self.points = [by_rank.get(card.rank, 0) for card in deck.cards]
+
+    def winner(self, cards: Sequence[int]) -> int:
+        """The position (in play order) of the card that wins ``cards``: the highest trump if any was played,
+        else the highest card of the led effective suit; cards of other suits never win."""
+        eff, power = self.eff, self.power
+        led = eff[cards[0]]
+        best, best_power = 0, power[cards[0]]
+        for i in range(1, len(cards)):
+            card = cards[i]
+            e = eff[card]
+            if (e == TRUMP or e == led) and power[card] > best_power:
+                best, best_power = i, power[card]
+        return best
+
+    def hand_points(self, hand: int) -> int:
+        return sum(self.points[c] for c in bits(hand))
+
+
+@cache
+def natural_rules(deck: Deck, trump: int | None) -> CardRules:
+    """The natural arrangement: inside a suit the rank order (the canonical order, C-4), and the cards of the suit
+    ``trump`` (0..3; None: no trump) the trump class (KR-9, K52-6)."""
+    trumps = [] if trump is None else [t for i, t in enumerate(deck.texts) if deck.suit_of(i) == trump]
+    return CardRules(deck, trumps, deck.ranks)
 
 
 class TrickState(CardState):
-    """The trick play of one deal, the event log and the information functions of a Kings game.
+    """The base of every trick game: hands, the trick in play, the action tables ``t`` and the ``rules`` of the
+    deal.
 
-    Subclasses set up a deal with :meth:`_new_deal`, start each trick with :meth:`_start_trick` (the seats in
-    play order, the leader first), and are told of each finished trick through :meth:`_trick_won`.
-
-    Log entries are ``(kind, seat, data)``. ``hand`` entries (a bitmask) are private to their seat; a subclass may
-    add private kinds (the levy of ``koroli``) in :meth:`_render_own` and :meth:`_relabel_entry`, which
-    :meth:`resample_hidden` uses to relabel what a seat cannot see.
+    A family sets ``t`` and ``hands`` by :meth:`_init_tricks` and ``rules`` for each deal, plays a card by
+    :meth:`_add_to_trick`, and closes a trick with :meth:`_trick_winner` (the winning position in play order).
+    Log entries are ``(kind, seat, data)``; this class renders ``play``, :class:`.cards.CardState` ``hand``.
     """
 
     t: TrickTables
-    rng: SplitMix64
-    log: list[tuple[Any, ...]]
-    hands: list[int]
-    #: Per seat: cards in other hands whose holder that seat knows (handed over, shown, or swapped).
-    known: list[int]
-    #: Cards in hands whose holder everyone knows (the shown trump card of ``koroli``).
-    public: int
-    trump: int | None  # the trump suit (0..3), or None in a no-trump deal
-    lead_trump_tricks: int  # the first tricks of a deal whose leader must lead a trump if he can (KR-8)
-    must_trump: bool  # a void player must play a trump if he holds one (K52-5)
-    _legal: tuple[Action, ...] | None
+    rules: CardRules
+    trick: list[int]  # the cards of the trick in play, in play order
 
-    def _init_tricks(self, game: Game, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int,
-                     t: TrickTables, deck_orders: Iterable[Sequence[int]]) -> None:
-        """The engine's fields (C-1), the deck tables ``t``, and no deal yet. ``deck_orders[k]`` (canonical
-        indices, ``deck[0]`` first) replaces the k-th shuffle: hand-made deals for tests."""
+    def _init_tricks(self, game: Any, seats: int, seed: int, options: dict[str, Any], dealer: int,
+                     t: TrickTables, deck_orders: Iterable[Sequence[int]] = ()) -> None:
+        """The engine's fields (C-1), the deck tables ``t``, empty hands and no trick. ``deck_orders`` (canonical
+        indices) replace the first shuffles, in turn: hand-made deals for tests."""
         self._init_engine(game, seats, seed, options, dealer, deck_orders)
         self.t = t
-        self.hands = [0] * self.seats
-        self.known = [0] * self.seats
-        self.public = 0
-        self.trump = None
-        self.order: tuple[int, ...] = ()
-        self.turn = 0
-        self.trick: list[int] = []
-        self.tricks = [0] * self.seats
-        self.wins: list[int] = []  # the winner of each trick of the deal, in order
-        self.taken = 0  # the cards of the tricks finished in this deal
-        self.relabel_from = 0  # the current deal's start in the log: older entries are never relabelled
-
-    def _new_deal(self, hands: list[int], trump: int | None, public: int = 0) -> None:
-        """Reset the per-deal trick state for freshly dealt ``hands``."""
-        self.hands = hands
-        self.trump = trump
-        self.public = public
-        self.known = [0] * self.seats
-        self.trick = []
-        self.tricks = [0] * self.seats
-        self.wins = []
-        self.taken = 0
-        self.relabel_from = len(self.log)
-
-    # ------------------------------------------------------------------------------------------- play
-
-    def _start_trick(self, order: Sequence[int]) -> None:
-        self.order = tuple(order)
-        self.turn = 0
+        self.hands = [0] * seats
         self.trick = []
 
-    def _playable(self) -> int:
-        """The cards the seat to play may play (KR-8, K52-5)."""
-        t, hand, trump = self.t, self.hands[self.order[self.turn]], self.trump
-        if not self.trick:
-            if trump is not None and len(self.wins) < self.lead_trump_tricks and hand & t.suit_mask[trump]:
-                return hand & t.suit_mask[trump]
-            return hand
-        follow = hand & t.suit_mask[self.trick[0] // t.ranks]
-        if follow:
-            return follow
-        if self.must_trump and trump is not None and hand & t.suit_mask[trump]:
-            return hand & t.suit_mask[trump]
-        return hand
-
-    def _winner_index(self) -> int:
-        """KR-9, K52-6: the highest trump wins; without a trump, the highest card of the led suit."""
-        r, trick, trump = self.t.ranks, self.trick, self.trump
-        best = 0
-        best_card = trick[0]
-        best_suit = best_card // r
-        for k in range(1, len(trick)):
-            card = trick[k]
-            suit = card // r
-            if suit == best_suit:
-                if card > best_card:
-                    best, best_card = k, card
-            elif suit == trump:
-                best, best_card, best_suit = k, card, suit
-        return best
-
-    def _play(self, card: int) -> None:
-        """The seat to play plays ``card``; a full trick goes to its winner and :meth:`_trick_won` follows."""
-        seat = self.order[self.turn]
+    def _add_to_trick(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` from its hand to the trick (logged as ``play``)."""
         self.hands[seat] &= ~(1 << card)
         self.trick.append(card)
         self.log.append(("play", seat, card))
-        self.turn += 1
-        if self.turn < len(self.order):
-            return
-        winner = self.order[self._winner_index()]
-        for c in self.trick:
-            self.taken |= 1 << c
-        self.tricks[winner] += 1
-        self.wins.append(winner)
-        self.log.append(("trick", winner, (len(self.wins), tuple(self.trick))))
-        self.trick = []
-        self._trick_won(winner)
 
-    @abstractmethod
-    def _trick_won(self, winner: int) -> None:
-        """Continue after a finished trick: the next trick, or the end of the deal."""
+    def _trick_winner(self) -> int:
+        """C-9: the position (in play order) of the card that wins the trick in play."""
+        return self.rules.winner(self.trick)
 
-    def win_times(self, seat: int) -> list[int]:
-        """The trick numbers (0-based, within the deal) of the tricks ``seat`` took, in order."""
-        return [k for k, w in enumerate(self.wins) if w == seat]
+    def _follow(self, hand: int) -> int:
+        """The cards of ``hand`` of the led effective suit (0 when the trick is empty or it cannot follow)."""
+        if not self.trick:
+            return 0
+        rules = self.rules
+        return hand & rules.eff_mask[rules.eff[self.trick[0]]]
 
-    # ------------------------------------------------------------------------------------ engine API
-
-    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
-        """The kinds every Kings game logs: ``hand`` (only to its seat), ``play``, ``trick``; the game's own kinds
-        by :meth:`_render_own`."""
-        kind, seat, data = entry
-        text = self.t.texts
+    def _render_own(self, kind: str, seat: Any, data: Any, viewer: int | None) -> dict[str, Any] | None:
         if kind == "play":
-            return {"type": "play", "seat": seat, "card": text[data]}
-        if kind == "trick":
-            number, cards = data
-            return {"type": "trick", "winner": seat, "number": number, "cards": [text[c] for c in cards]}
-        if kind == "hand":
-            if viewer is not None and viewer != seat:
-                return None
-            return {"type": "hand", "seat": seat, "cards": [text[c] for c in bits(data)]}
-        return self._render_own(kind, seat, data, viewer)
-
-    @abstractmethod
-    def _render_own(self, kind: str, seat: int | None, data: Any, viewer: int | None) -> dict[str, Any] | None:
-        """A log entry of the game's own kinds in wire form as ``viewer`` (None: the referee) may see it; None if
-        he may not (C-8)."""
-
-    def _observe_trick(self) -> dict[str, Any]:
-        """The public facts of the trick in play (C-9): its number, leader, cards so far and the seat to play."""
-        text = self.t.texts
-        playing = bool(self.order) and self.turn < len(self.order)
-        return {
-            "trick_number": len(self.wins) + 1 if playing else None,
-            "leader": self.order[0] if playing else None,
-            "play_order": list(self.order) if playing else [],
-            "trick": [{"seat": self.order[k], "card": text[c]} for k, c in enumerate(self.trick)],
-        }
-
-    def card_places(self) -> dict[str, list[int]]:
-        """Every card's place: the hands, the table (the trick in play) and ``taken`` (the finished tricks of
-        the deal, or all of them once the game is over)."""
-        places = {f"hand{s}": bits(h) for s, h in enumerate(self.hands)}
-        places["table"] = sorted(self.trick)
-        places["taken"] = bits(self.taken)
-        return places
-
-    # ----------------------------------------------------------------------------------- resampling
-
-    def _fixed(self, seat: int) -> int:
-        """The cards in hands whose place ``seat`` knows: its own hand, the public ones, the ones it knows."""
-        return self.hands[seat] | self.public | self.known[seat]
-
-    def _hidden_cards(self, seat: int) -> list[int]:
-        fixed = self._fixed(seat)
-        return [c for s, h in enumerate(self.hands) if s != seat for c in bits(h & ~fixed)]
-
-    def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
-        super()._relabel(seat, move)
-        self.known = [k if s == seat else remap(k, move) for s, k in enumerate(self.known)]
-
-
-def narrate_trick(event: Mapping[str, Any], own: Callable[[str, Any, Mapping[str, Any]], str | None]) -> str:
-    """One event of a Kings game in plain words: the kinds every Kings game has here, the game's own kinds by
-    ``own(kind, seat, event)``, and ``kind: {event}`` for a kind neither knows."""
-    kind = event["type"]
-    if kind == "hand":
-        return f"seat {event['seat']} is dealt {' '.join(event['cards'])}"
-    if kind == "play":
-        return f"seat {event['seat']} plays {event['card']}"
-    if kind == "trick":
-        return f"seat {event['winner']} takes trick {event['number']} ({' '.join(event['cards'])})"
-    said = own(kind, event.get("seat"), event)
-    return said if said is not None else f"{kind}: {dict(event)}"
+            return {"type": "play", "seat": seat, "card": self.t.texts[data]}
+        return super()._render_own(kind, seat, data, viewer)

@@ -24,8 +24,8 @@ import pytest
 
 from protocol.cards import Card
 from referee.errors import ConfigError, RulesError
-from referee.games.koroli import DECK36, Koroli, KoroliState
-from referee.games.koroli52 import DECK52, Koroli52, Koroli52State
+from referee.games.koroli.koroli import DECK36, Koroli, KoroliState
+from referee.games.koroli.koroli52 import DECK52, Koroli52, Koroli52State
 from referee.rng import SplitMix64
 
 KR = Koroli()

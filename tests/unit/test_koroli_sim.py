@@ -24,8 +24,7 @@ import simcheck
 from simcheck import check_places, check_random_game, check_resample, leak_walk, moved, steps, strings
 
 from referee.engine import Game, State
-from referee.games.koroli import Koroli
-from referee.games.koroli52 import Koroli52
+from referee.games.koroli import Koroli, Koroli52
 
 VARIANTS: dict[str, tuple[Game, int, dict[str, Any]]] = {
     "koroli": (Koroli(), 4, {"reign_deals": 6}),

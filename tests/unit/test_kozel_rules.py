@@ -27,8 +27,10 @@ from protocol.actions import Action
 from protocol.cards import Card
 from referee.engine import Game
 from referee.errors import ConfigError, IllegalActionError, RulesError
-from referee.games.kozel import KOZEL_DECK, Kozel, KozelState, bits, ko_rules
-from referee.games.kozel_team import KH_RULES, KN_RULES, HvalenyState, KozelHvaleny, KozelNN, NNState
+from referee.games.cards import bits
+from referee.games.kozel.hvaleny import KH_RULES, HvalenyState, KozelHvaleny
+from referee.games.kozel.kozel import KOZEL_DECK, Kozel, KozelState, ko_rules
+from referee.games.kozel.nn import KN_RULES, KozelNN, NNState
 from referee.rng import SplitMix64
 
 KO = Kozel()

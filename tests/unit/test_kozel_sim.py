@@ -27,8 +27,10 @@ import simcheck
 from simcheck import check_places, check_random_game, check_resample, check_visibility, leak_walk, moved, steps, strings
 
 from referee.engine import Game, State
-from referee.games.kozel import Kozel
-from referee.games.kozel_team import TEAMS, HvalenyState, KozelHvaleny, KozelNN, NNState
+from referee.games.kozel import Kozel, KozelHvaleny, KozelNN
+from referee.games.kozel.hvaleny import HvalenyState
+from referee.games.kozel.nn import NNState
+from referee.games.kozel.team import TEAMS
 
 KO, KH, KN = Kozel(), KozelHvaleny(), KozelNN()
 

@@ -5,9 +5,10 @@ last player is Peasant), then ``reign_deals`` deals of the *reign*: the Peasant 
 Prince levy a card from the Peasant and give one back, the King leads every trick, and after each deal the roles
 are re-ranked by that deal's tricks.
 
-The trick play, the log and the resample are :mod:`.tricks`. The levy is the only private exchange: whether it was
-a trump or a free choice is public, the two cards are seen only by the two players, except that everyone follows
-the shown trump card (KR-18). Log entries ``levy`` and ``give`` carry a ``shown`` flag for that.
+The trick play, the log and the resample are :mod:`.base` (on the trick engine :mod:`referee.games.tricks`). The
+levy is the only private exchange: whether it was a trump or a free choice is public, the two cards are seen only
+by the two players, except that everyone follows the shown trump card (KR-18). Log entries ``levy`` and ``give``
+carry a ``shown`` flag for that.
 """
 
 from __future__ import annotations
@@ -17,10 +18,9 @@ from typing import Any
 
 from protocol.actions import Action
 
-from ..engine import Game, Option, Result
-from ..errors import RulesError
-from .cards import DECK36, bits, tables
-from .tricks import TrickState, narrate_trick
+from ...engine import Game, Option, Result
+from ..cards import DECK36, bits, tables
+from .base import KingsState, narrate_trick
 
 __all__ = ["Koroli", "KoroliState", "DECK36", "TITLES", "narrate"]
 
@@ -60,7 +60,7 @@ class Koroli(Game):
         return narrate(event)
 
 
-class KoroliState(TrickState):
+class KoroliState(KingsState):
     """A position of a ``koroli`` game."""
 
     lead_trump_tricks = LEAD_TRUMP_TRICKS
@@ -71,7 +71,7 @@ class KoroliState(TrickState):
         """``deck_orders[k]`` (canonical indices, ``deck[0]`` first) replaces the shuffle of deal k + 1: hand-made
         deals for tests. Later deals shuffle from the seed's stream. ``dealer`` is the configured first dealer
         (KR-6); ``deal_dealer`` is the current one."""
-        self._init_tricks(game, seats, seed, options, dealer, tables(DECK36, KINDS), deck_orders)
+        self._init_kings(game, seats, seed, options, dealer, tables(DECK36, KINDS), deck_orders)
         self.reign_deals = int(options["reign_deals"])
         self.titles: list[int | None] = [None] * seats  # titles of the introduction (KR-10)
         self.roles: list[int | None] = [None] * seats  # roles of the reign, re-ranked after each deal (KR-15)
@@ -294,9 +294,7 @@ class KoroliState(TrickState):
         else:
             self._take(card)
 
-    def result(self) -> Result:
-        if self.phase != OVER:
-            raise RulesError("the game is not over: there is no result yet")
+    def _result(self) -> Result:
         seat_of = self._role_order()
         roles = [TITLES[r] for r in self.roles]  # type: ignore[index]
         scores = tuple({"role": roles[s], "tricks": [h[s] for h in self.history]} for s in range(self.seats))
@@ -331,7 +329,7 @@ class KoroliState(TrickState):
             return {"type": "deal_end", "deal": number, "tricks": list(counts)}
         if kind in ("roles", "end"):
             return {"type": kind, "roles": [TITLES[r] for r in data]}
-        return {"type": kind, "seat": seat}  # pragma: no cover - every kind is rendered above
+        return super()._render_own(kind, seat, data, viewer)  # hand, play, trick
 
     def _relabel_entry(self, entry: tuple[Any, ...], viewer: int, move: Mapping[int, int]) -> tuple[Any, ...]:
         kind, seat, data = entry

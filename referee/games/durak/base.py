@@ -1,6 +1,8 @@
-"""Cossacks-Robbers (``kazaki``) and podkidnoy ``durak``: RULES.md section 2 (KZ-1 … KZ-26).
+"""The engine of Cossacks-Robbers (``kazaki``, :mod:`.kazaki`) and podkidnoy ``durak`` (:mod:`.durak`): RULES.md
+section 2 (KZ-1 … KZ-26).
 
-One engine serves both; they differ only in the deck and the option defaults (KZ-1).
+One engine serves both; they differ only in the deck and the option defaults (KZ-1), so this module holds the
+whole engine and the two game modules only their definitions.
 
 Representation, chosen for speed: a card is its canonical index in the deck (C-4); a hand, the table and the
 discard pile are bitmasks over those indices, so "cards of a table rank" or "cards that beat 7T" are one AND.
@@ -12,17 +14,16 @@ seat observes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from protocol.actions import Action
-from protocol.cards import KAZAKI_SUITS, Deck
+from protocol.cards import Deck
 
-from ..engine import Game, Option, Result
-from ..errors import RulesError
-from .cards import DECK36, CardState, bits
+from ...engine import Game, Option, Result
+from ..cards import CardState, bits
+from .tables import tables
 
-__all__ = ["Kazaki", "Durak", "DurakState"]
+__all__ = ["DurakFamily", "DurakState", "family_options", "narrate"]
 
 HAND = 6  # KZ-1 hand size
 MAX_ATTACK = 6  # KZ-9
@@ -32,75 +33,12 @@ MAX_REDEALS = 3  # KZ-6
 REDEAL, ATTACK, DEFEND, OFFER, TAKE_THROW, WITHDRAW, OVER = range(7)
 PHASE_NAMES = ("redeal_offer", "attack", "defend", "offer", "after_take", "after_take", "over")
 
-KAZAKI_DECK = Deck(KAZAKI_SUITS, range(0, 10))
-DURAK_DECK = DECK36
-
 TAKE = Action("take")
 PASS = Action("pass")
 DEMAND_REDEAL = Action("demand_redeal")
 
 
-class _Tables:
-    """Everything about a deck that does not change during a game, built once per deck."""
-
-    def __init__(self, deck: Deck) -> None:
-        n, r = len(deck), deck.ranks_per_suit
-        self.deck = deck
-        self.size = n
-        self.ranks = r
-        self.suit_mask = [sum(1 << (s * r + k) for k in range(r)) for s in range(4)]
-        self.rank_mask = [sum(1 << (s * r + k) for s in range(4)) for k in range(r)]
-        # Cards of the same suit and a higher rank than card i (KZ-3, first case).
-        self.higher_in_suit = [
-            sum(1 << j for j in range(i + 1, (i // r + 1) * r)) for i in range(n)
-        ]
-        # Cards of the same rank and a higher suit than card i: the other members of sets led by i.
-        self.same_rank_above = [self.rank_mask[i % r] & ~((2 << i) - 1) for i in range(n)]
-        #: The card indices of every action this deck can produce, by the action object's identity: _apply
-        #: always receives one of these prebuilt objects (State.apply hands over the legal object itself).
-        self.code: dict[int, tuple[int, ...]] = {}
-        self.throw_in = [self._make("throw_in", (i,)) for i in range(n)]
-        self.withdraw = [self._make("withdraw", (i,)) for i in range(n)]
-        self.defend = [[self._make("defend", (a, c)) for c in range(n)] for a in range(n)]
-        self.attack = self._sets("attack")
-        self.transfer = self._sets("transfer")
-
-    def _make(self, kind: str, indices: tuple[int, ...]) -> Action:
-        action = Action(kind, tuple(self.deck.cards[i] for i in indices))
-        self.code[id(action)] = indices
-        return action
-
-    def _sets(self, kind: str) -> list[list[dict[int, tuple[Action, ...]]]]:
-        """``table[i][m]``: the same-rank sets whose lowest card is i and whose other cards come from the
-        mask m (a subset of ``same_rank_above[i]``), as (size, action) in canonical order (C-7: a set
-        comes before the sets it is a prefix of, then element by element). ``table[k][i][m]`` keeps only the
-        sets of at most k cards (k = 0..6), for the cap of KZ-9/KZ-13 and the room of KZ-15."""
-        table: list[list[dict[int, tuple[Action, ...]]]] = [[{} for _ in range(self.size)] for _ in range(7)]
-        for i in range(self.size):
-            above = bits(self.same_rank_above[i])
-            for choice in range(1 << len(above)):
-                mask = sum(1 << c for k, c in enumerate(above) if choice >> k & 1)
-                found = [self._make(kind, chosen) for chosen in _prefix_order((i,), bits(mask))]
-                for k in range(7):
-                    table[k][i][mask] = tuple(a for a in found if len(a.args) <= k)
-        return table
-
-
-def _prefix_order(chosen: tuple[int, ...], more: list[int]) -> list[tuple[int, ...]]:
-    """``chosen`` and every extension of it by cards of ``more`` (ascending), in C-7 order: a set comes
-    right before the sets it is a prefix of."""
-    out = [chosen]
-    for k, card in enumerate(more):
-        out += _prefix_order(chosen + (card,), more[k + 1:])
-    return out
-
-
-@cache
-def _tables(deck: Deck) -> _Tables:
-    return _Tables(deck)
-
-
-class _DurakFamily(Game):
+class DurakFamily(Game):
     """The shared game definition of ``kazaki`` and ``durak``; subclasses set the deck and defaults."""
 
     min_seats = 2
@@ -121,7 +59,7 @@ class _DurakFamily(Game):
         return narrate(event, self.loser_name)
 
 
-def _options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tuple[Option, ...]:
+def family_options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tuple[Option, ...]:
     return (
         Option("transfer", False, "the defender may pass the attack on with cards of its rank (KZ-15)"),
         Option("throw_after_take", throw_after_take, "throwers may add cards after the defender takes (KZ-17)"),
@@ -131,35 +69,15 @@ def _options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tu
     )
 
 
-class Kazaki(_DurakFamily):
-    """Cossacks-Robbers: a children's Durak with 40 cards numbered 0-9 (seed 000)."""
-
-    id = "kazaki"
-    title = "Cossacks-Robbers (Казаки-разбойники)"
-    deck = KAZAKI_DECK
-    loser_name = "Robber"
-    options = _options(throw_after_take=False, withdraw=True, redeal_five=True)
-
-
-class Durak(_DurakFamily):
-    """Podkidnoy durak with 36 cards; ``transfer=true`` gives perevodnoy."""
-
-    id = "durak"
-    title = "Durak (подкидной дурак)"
-    deck = DURAK_DECK
-    loser_name = "Fool"
-    options = _options(throw_after_take=True, withdraw=False, redeal_five=False)
-
-
 class DurakState(CardState):
     """A position of a ``kazaki`` or ``durak`` game."""
 
-    def __init__(self, game: _DurakFamily, seats: int, seed: int, options: dict[str, bool | int | str],
+    def __init__(self, game: DurakFamily, seats: int, seed: int, options: dict[str, bool | int | str],
                  dealer: int, *, deck_order: list[int] | None = None) -> None:
         """``deck_order`` (canonical indices, top card first) replaces the first shuffle: hand-made deals
         for tests. Redeals still shuffle from the seed's stream."""
         self._init_engine(game, seats, seed, options, dealer, [deck_order] if deck_order is not None else ())
-        self.t = _tables(game.deck)
+        self.t = tables(game.deck)
         self.transfer = bool(options["transfer"])
         self.throw_after_take = bool(options["throw_after_take"])
         self.withdraw = bool(options["withdraw"])
@@ -483,15 +401,13 @@ class DurakState(CardState):
                 self.log.append(("demand_redeal", seat, None))
                 self.redeals += 1
                 self._deal()
-            else:  # C-8: a declined offer is private
-                self.log.append(("decline_redeal", seat, None))
+            else:  # C-8: a declined offer is private (rendered by CardState, to this seat only)
+                self.log.append(("pass_redeal", seat, None))
                 self.redeal_queue.pop(0)
                 if not self.redeal_queue:
                     self._start_play()
 
-    def result(self) -> Result:
-        if self.phase != OVER:
-            raise RulesError("the game is not over: there is no result yet")
+    def _result(self) -> Result:
         order = tuple(self.finishing_order)
         places = Result(order, (0,) * self.seats).places
         scores = tuple(sum(1 for q in places if q > p) for p in places)  # KZ-24
@@ -500,18 +416,10 @@ class DurakState(CardState):
 
     # ---------------------------------------------------------------------------------- information
 
-    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> dict[str, Any] | None:
-        """One log entry in wire form as ``viewer`` may see it (KZ-23, C-8); None if he may not."""
-        kind, seat, data = entry
-        text = self.t.deck.texts
-        if kind == "hand":
-            if viewer is not None and viewer != seat:
-                return None
-            return {"type": "hand", "seat": seat, "cards": [text[c] for c in bits(data)]}
-        if kind == "decline_redeal":
-            if viewer is not None and viewer != seat:
-                return None  # C-8: nobody else learns of the offer
-            return {"type": "pass", "seat": seat, "offer": "redeal"}
+    def _render_own(self, kind: str, seat: Any, data: Any, viewer: int | None) -> dict[str, Any] | None:
+        """One log entry in wire form as ``viewer`` may see it (KZ-23, C-8); None if he may not. ``hand`` and the
+        private ``pass_redeal`` are rendered by :class:`~referee.games.cards.CardState`."""
+        text = self.t.texts
         if kind == "draw":
             event: dict[str, Any] = {"type": "draw", "seat": seat, "count": len(data)}
             if viewer is None or viewer == seat:
@@ -539,10 +447,10 @@ class DurakState(CardState):
             return {"type": "out", "seats": list(data)}
         if kind == "end":
             return {"type": "end", "loser": data[0], "draw": data[1], "aborted": data[2]}
-        return {"type": kind, "seat": seat}  # take, pass, demand_redeal
+        return super()._render_own(kind, seat, data, viewer)  # take, pass, demand_redeal
 
     def observe(self, seat: int, since: int = 0) -> dict[str, Any]:
-        text = self.t.deck.texts
+        text = self.t.texts
         in_bout = self.phase not in (REDEAL, OVER)
         return {
             "game": self.game.id,

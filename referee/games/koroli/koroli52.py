@@ -6,7 +6,7 @@ tour 4 the target may buy the swap off with tricks from his total), the King nam
 every trick, and each tour's tricks re-rank the titles. After tour 10 the highest total is the Emperor.
 
 Everything in this game is public except the hands (K52-18); the two players of a swap know both hands. The trick
-play, the log and the resample are :mod:`.tricks`.
+play, the log and the resample are :mod:`.base` (on the trick engine :mod:`referee.games.tricks`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from typing import Any
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ..engine import Game, Result
-from ..errors import RulesError
-from .cards import bits, remap, tables
-from .tricks import TrickState, narrate_trick
+from ...engine import Game, Result
+from ..cards import bits, remap, tables
+from .base import KingsState, narrate_trick
 
 __all__ = ["Koroli52", "Koroli52State", "DECK52", "title_names", "narrate"]
 
@@ -72,7 +71,7 @@ class Koroli52(Game):
         return narrate(event)
 
 
-class Koroli52State(TrickState):
+class Koroli52State(KingsState):
     """A position of a ``koroli52`` game. ``ranks[seat]`` is the seat's title (0 = King) during this tour."""
 
     lead_trump_tricks = 0
@@ -83,7 +82,7 @@ class Koroli52State(TrickState):
         """``deck_orders[k]`` (canonical indices, ``deck[0]`` first) replaces the shuffle of tour k + 1: hand-made
         deals for tests. Later tours shuffle from the seed's stream; tour 1's trump is always drawn from it.
         ``dealer`` is kept but plays no part: koroli52 has no dealer (C-1)."""
-        self._init_tricks(game, seats, seed, options, dealer, tables(DECK52, ("play",)), deck_orders)
+        self._init_kings(game, seats, seed, options, dealer, tables(DECK52, ("play",)), deck_orders)
         self.cards = list(range(1 if seats == 3 else 0, len(DECK52)))  # K52-2
         self.names = title_names(seats)
         self.tour = 0
@@ -115,7 +114,7 @@ class Koroli52State(TrickState):
         for seat in range(n):
             self.log.append(("hand", seat, hands[seat]))
         if self.tour == 1:  # K52-8, K52-19: drawn after the shuffle
-            self.trump = self.rng.randbelow(4)
+            self._set_trump(self.rng.randbelow(4))
             self.log.append(("trump", None, self.trump))
             self.phase = PLAY
             self._start_trick(range(n))  # K52-9: seat 0 leads
@@ -281,14 +280,12 @@ class Koroli52State(TrickState):
             self._next_exchanger()
         elif phase == NAME_TRUMP:  # K52-12
             suit = action.args[0]
-            self.trump = None if suit == "none" else STANDARD_SUITS.index(suit)  # type: ignore[arg-type]
+            self._set_trump(None if suit == "none" else STANDARD_SUITS.index(suit))  # type: ignore[arg-type]
             self.log.append(("trump", self.to_act, self.trump))
             self.phase = PLAY
             self._start_trick(self._seat_order())
 
-    def result(self) -> Result:
-        if self.phase != OVER:
-            raise RulesError("the game is not over: there is no result yet")
+    def _result(self) -> Result:
         final = self._final_order()
         scores = tuple({"total": self.totals[s], "tricks": [h[s] for h in self.history], "bargain_net": self.net[s]}
                        for s in range(self.seats))
@@ -326,7 +323,9 @@ class Koroli52State(TrickState):
             return {"type": "titles", "titles": [names[r] for r in data]}
         if kind == "end":
             return {"type": "end", "emperor": seat, "order": list(data)}
-        return {"type": "pass", "seat": seat, "phase": data}  # no exchange, or the target accepts the swap
+        if kind == "pass":  # no exchange, or the target accepts the swap
+            return {"type": "pass", "seat": seat, "phase": data}
+        return super()._render_own(kind, seat, data, viewer)  # hand, play, trick
 
     def _relabel_entry(self, entry: tuple[Any, ...], viewer: int, move: Mapping[int, int]) -> tuple[Any, ...]:
         kind, seat, data = entry

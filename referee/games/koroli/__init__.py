@@ -1,0 +1,7 @@
+"""The Kings family: ``koroli`` (36 cards, 4 players) and ``koroli52`` (52 cards, 3-4 players), one game per
+module, on the Kings trick play of :mod:`.base` (itself on the trick engine :mod:`referee.games.tricks`)."""
+
+from .koroli import DECK36, Koroli, KoroliState
+from .koroli52 import DECK52, Koroli52, Koroli52State
+
+__all__ = ["Koroli", "KoroliState", "Koroli52", "Koroli52State", "DECK36", "DECK52"]
