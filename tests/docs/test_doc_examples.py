@@ -70,7 +70,7 @@ def install_plugins(packages: list[str], site: Path) -> Path:
 
 
 def workdir(tmp_path: Path) -> Path:
-    """Copies, not symbolic links: a sandboxed bot sees its own folder, not a link's target (docs/SECURITY.md)."""
+    """Copies of bots/ and tests/, so that an example cannot change the repository's files."""
     for name in ("bots", "tests"):
         shutil.copytree(REPO / name, tmp_path / name, symlinks=True,
                         ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info", "*.db"))
