@@ -9,7 +9,6 @@ fault policy applies: ``forfeit`` (default) moves every faulted seat below every
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from protocol.remote import LATENCY_GRACE
 
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
+from .rng import derive_seed
 
 __all__ = ["Clocked", "Fault", "GameRecord", "POLICIES", "apply_policy", "bot_seed", "check_policy",
            "default_action", "play_game"]
@@ -130,8 +130,7 @@ class Clocked:
 
 def bot_seed(seed: int, seat: int) -> int:
     """A per-seat seed for a bot's own randomness. One-way, so it does not reveal the deal."""
-    digest = hashlib.blake2b(f"{seed}:{seat}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    return derive_seed(seed, seat, sep=":")
 
 
 def default_action(legal: Sequence[Action]) -> Action:

@@ -6,9 +6,10 @@ Fisher-Yates shuffle of C-5 with rejection sampling, so results are identical on
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import MutableSequence
 
-__all__ = ["SplitMix64", "MASK64"]
+__all__ = ["SplitMix64", "MASK64", "derive_seed"]
 
 MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -45,3 +46,12 @@ class SplitMix64:
         for i in range(len(a) - 1, 0, -1):
             j = self.randbelow(i + 1)
             a[i], a[j] = a[j], a[i]
+
+
+def derive_seed(*parts: object, sep: str = ":", size: int = 8) -> int:
+    """A seed derived one-way from ``parts`` (their ``str`` joined by ``sep``): BLAKE2b with a ``size``-byte digest,
+    big-endian. One-way, so a derived seed (a bot's, a deal's) does not reveal the seed it comes from. The separator
+    and the size are part of every derived value: a caller keeps its own, or the seeds (and the stored games and
+    replays made with them) change."""
+    digest = hashlib.blake2b(sep.join(str(p) for p in parts).encode(), digest_size=size).digest()
+    return int.from_bytes(digest, "big")

@@ -15,11 +15,12 @@ the keys already stored.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
+
+from referee.rng import derive_seed
 
 __all__ = ["Pairing", "Scheduled", "schedule", "deal_seed", "schedule_size"]
 
@@ -39,8 +40,7 @@ Pairing = tuple[tuple[int, ...], ...]
 
 def deal_seed(tournament_seed: int, table: int, deal: int) -> int:
     """The deck seed of one deal: a hash of the tournament seed and the deal's place in the schedule."""
-    digest = hashlib.blake2b(f"{tournament_seed}/{table}/{deal}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    return derive_seed(tournament_seed, table, deal, sep="/")
 
 
 def _seatings(table: Sequence[int], teams: Pairing | None) -> list[tuple[int, ...]]:
