@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -316,3 +317,28 @@ def test_a_second_process_on_a_running_tournament_is_one_line_and_a_sigkill_free
         except StorageError:
             assert time.monotonic() < deadline, "the lock outlived the killed run"
             time.sleep(0.1)
+
+
+# ------------------------------------------------------------------------------------------------ ^C, full disk
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.15, 0.4, 1.5])
+def test_ctrl_c_at_any_moment_of_start_up_is_one_line_and_exit_130(delay: float) -> None:
+    # Before, a ^C while the commands were being imported (most of the first second) printed a traceback. The ^C
+    # comes ``delay`` seconds after the package 'referee' is imported (-X importtime says when): earlier is the
+    # interpreter's own start-up, which no program can catch.
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "referee", "play", "durak", "-b",
+                             "cmd:sleep 100", "-b", "random"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stderr is not None
+    lines: list[str] = []
+    for line in proc.stderr:
+        lines.append(line)
+        if line.startswith("import time:") and line.rstrip().endswith("| referee"):
+            break
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    err = "".join(line for line in [*lines, *err.splitlines(keepends=True)] if not line.startswith("import time:"))
+    assert proc.returncode == 130 and err == "referee: interrupted\n", (proc.returncode, err[-1500:])
