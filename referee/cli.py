@@ -212,9 +212,9 @@ def play(
         finally:
             for player in players:
                 player.close()
+        _print_result(result, chosen, json_out)  # first: a record that cannot be written does not lose the result
         if record:
             write_record(result, record)
-        _print_result(result, chosen, json_out)
 
 
 @app.command("replay", cls=Command)

@@ -7,10 +7,12 @@ against the stored one. The format is a public contract: docs/RECORDS.md.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from protocol.wire import too_deep
 
@@ -108,10 +110,32 @@ def record_text(record: GameRecord) -> str:
 
 
 def write_record(record: GameRecord, path: str | Path) -> None:
+    """Write the record file whole or not at all: into a temporary file beside it, renamed over ``path`` once
+    complete, so a full disk leaves no empty or cut file (a device or a pipe, like /dev/stdout, is written
+    directly)."""
+    target = Path(path)
+    text = record_text(record)
+    if target.exists() and not target.is_file():
+        try:
+            with open(target, "w", encoding="utf-8") as f:
+                _write_text(f, text)
+        except OSError as exc:
+            raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from None
+        return
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        Path(path).write_text(record_text(record), encoding="utf-8")
+        with open(temporary, "x", encoding="utf-8") as f:
+            _write_text(f, text)
+        os.replace(temporary, target)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
         raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from None
+
+
+def _write_text(f: IO[str], text: str) -> None:
+    f.write(text)
+    f.flush()  # a full disk shows here at the latest, not in a close() after the rename
 
 
 def read_record(path: str | Path) -> GameRecord:

@@ -6,6 +6,7 @@ The hostile bots are in tests/fixtures/zoo/ (see tests/integration/test_zoo.py f
 
 from __future__ import annotations
 
+import errno
 import json
 import shutil
 import signal
@@ -342,3 +343,43 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line_and_exit_130(delay: float)
     out, err = proc.communicate(timeout=30)
     err = "".join(line for line in [*lines, *err.splitlines(keepends=True)] if not line.startswith("import time:"))
     assert proc.returncode == 130 and err == "referee: interrupted\n", (proc.returncode, err[-1500:])
+
+
+def test_a_record_that_cannot_be_written_leaves_no_file_and_keeps_the_result(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.record
+
+    def full_disk(f: Any, text: str) -> None:
+        f.write(text[:100])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(referee.record, "_write_text", full_disk, raising=False)
+    monkeypatch.setattr(Path, "write_text", lambda self, *a, **k: full_disk(open(self, "w"), a[0]))  # the old way
+    path = tmp_path / "game.json"
+    result = invoke("play", "durak", "-b", "random", "-b", "first", "--seed", "1", "--record", str(path))
+    one_line_error(result, f"cannot write the record to {path}: No space left on device")
+    assert "loser by the rules" in result.stdout  # the game's result is shown all the same
+    assert list(tmp_path.iterdir()) == []  # before: a 0-byte (or cut) game.json
+
+
+def test_a_record_that_cannot_be_written_keeps_the_file_it_would_replace(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.record
+
+    path = tmp_path / "game.json"
+    path.write_bytes(b"the previous record\n")
+
+    def full_disk(f: Any, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(referee.record, "_write_text", full_disk, raising=False)
+    monkeypatch.setattr(Path, "write_text", lambda self, *a, **k: full_disk(open(self, "w"), a[0]))
+    one_line_error(invoke("play", "durak", "-b", "random", "-b", "first", "--seed", "1", "--record", str(path)),
+                   "No space left")
+    assert path.read_bytes() == b"the previous record\n" and sorted(tmp_path.iterdir()) == [path]
+
+
+def test_a_record_to_dev_full_is_one_line() -> None:
+    result = referee("play", "durak", "-b", "random", "-b", "first", "--seed", "1", "--record", "/dev/full")
+    assert result.returncode == 2 and result.stderr == \
+        "referee: error: cannot write the record to /dev/full: No space left on device\n", result.stderr
