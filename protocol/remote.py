@@ -172,7 +172,9 @@ class RemoteBot(BotBase):
         text = reply.get("action")
         if not isinstance(text, str):
             self._drop()
-            raise ProtocolViolation(f"reply {rid} has no 'action' string")
+            keys = ", ".join(sorted(str(k)[:40] for k in reply)[:12])
+            what = "no 'action' key" if "action" not in reply else f"an 'action' that is {type(text).__name__}"
+            raise ProtocolViolation(f"reply {rid} has {what}, which must be a string (the reply's keys: {keys})")
         for action in decision.legal:
             if action.text == text:
                 return action

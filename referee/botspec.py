@@ -102,7 +102,7 @@ def useful_line(stderr: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
-def cannot_play(spec: str, exc: BaseException, code: int | None, stderr: str) -> str:
+def cannot_play(spec: str, exc: BaseException | str, code: int | None, stderr: str) -> str:
     """One line for a program that did not start or did not say hello: what failed, its exit status and the last
     useful line of its stderr."""
     status = ("still running" if code is None else f"exit status {code}" if code >= 0

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import typer
 
-from .botspec import parse_spec
+from .botspec import cannot_play, parse_spec
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
@@ -91,9 +91,9 @@ def check(
             registry.game(game_id)  # an unknown game is a usage error, before anything starts
         confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
         confined = confined.with_hidden([report.resolve()] if report is not None else [])
+        drawn = seed is None
         if seed is None:
             seed = secrets.randbits(32)
-            typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
 
         def echo(line: str) -> None:
             typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
@@ -101,6 +101,10 @@ def check(
         start = time.monotonic()
         session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen)
         session.discover(game)
+        if session.start_failure is not None:  # a program that ends before its hello: one line, no case run
+            raise ConfigError(cannot_play(spec, *session.start_failure))
+        if drawn:
+            typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
         header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict)
         for line in header.lines():
             echo(line)

@@ -242,6 +242,8 @@ def _unasked(run: Run) -> list[tuple[Event, str]]:
                 allowance[key] -= 1
             else:
                 extra.append((event, last.get(event.proc, "nothing")))
+        elif event.kind == "garbage":  # bytes that are not even a frame answer nothing
+            extra.append((event, last.get(event.proc, "nothing")))
     return extra
 
 
@@ -292,7 +294,10 @@ def _play_all(s: Session) -> list[Played]:
     run = s.run("play")
     games = []
     for game_id in s.games:
-        for n in s.seat_counts(game_id):
+        counts = s.seat_counts(game_id)
+        for n in counts:
+            if s.asked() is not None and n not in (counts[0], counts[-1]):
+                continue  # a slow bot (docs/CHECK.md, "Time"): the fewest and the most seats only
             seed = s.seed_for("play", game_id, n)
             program = s.program(run)
             try:
@@ -635,6 +640,7 @@ class _Ending:
     seconds: float
     after: list[Event]
     problem: str = ""
+    after_game: list[Event] = field(default_factory=list)  # written after game_over, before bye (or end of input)
 
 
 def _end_after_game(s: Session, name: str, how: str) -> _Ending:
@@ -648,8 +654,10 @@ def _end_after_game(s: Session, name: str, how: str) -> _Ending:
         probe = program.probe
         if probe is None or not probe.alive:
             return _Ending(played, None, 0.0, [], problem="the bot was not running after the game (see its faults)")
-        probe.listen(QUIET_TIME / 3)  # what the bot still writes about the game is not 'after bye'
+        game_end = len(run.events)
+        probe.listen(QUIET_TIME / 3)  # what the bot writes after game_over answers nothing either (7.2)
         mark = len(run.events)
+        after_game = [e for e in run.events[game_end:] if e.kind in ("received", "garbage")]
         if how == "bye":
             probe.send(bye(), time.monotonic() + 1.0)
         else:
@@ -660,7 +668,7 @@ def _end_after_game(s: Session, name: str, how: str) -> _Ending:
         after = [e for e in run.events[mark:] if e.kind in ("received", "garbage")]
         probe.close()
         program.bot.transport = None  # already ended: no second bye
-        return _Ending(played, code, seconds, after)
+        return _Ending(played, code, seconds, after, after_game=after_game)
     except BotError as exc:
         return _Ending(played, None, 0.0, [], problem=f"could not say {how}: {exc}")
     finally:
@@ -688,6 +696,9 @@ def quiet_after_bye(s: Session) -> Outcome:
     ending = s.shared("bye", lambda: _end_after_game(s, "bye", "bye"))
     if ending.problem:
         return broken(ending.problem, expected="nothing on stdout after bye", actual=ending.problem)
+    if ending.after_game:
+        return broken("wrote on stdout after game_over, before bye", expected="nothing on stdout after the last "
+                      "game_over and bye", actual=_show(ending.after_game[0]))
     if ending.after:
         return broken("wrote on stdout after bye", expected="nothing on stdout after bye",
                       actual=_show(ending.after[0]))
@@ -706,11 +717,12 @@ def determinism(s: Session) -> Outcome:
     n = game.min_seats
     seed = s.seed_for("determinism")
     records = []
+    asked = s.asked() or 10**9  # the same number of decisions asked in both runs, even of a slow bot
     for k in (1, 2):
         run = s.run(f"determinism-{k}")
         program = s.program(run)
         try:
-            records.append(program.play(s.main_game, n, seat=seed % n, seed=seed))
+            records.append(program.play(s.main_game, n, seat=seed % n, seed=seed, asked=asked))
         finally:
             program.close()
     faults = _faults(records)

@@ -29,7 +29,7 @@ from protocol.transport import ProcessTransport
 from protocol.wire import PROTOCOL_VERSIONS, FrameDecoder, answers, bye, hello, pack
 
 from .. import __version__
-from ..match import Fault, GameRecord, play_game
+from ..match import Fault, GameRecord, default_action, play_game
 from ..plugins import Registry
 
 __all__ = [
@@ -43,6 +43,7 @@ HANDSHAKE_TIME = 5.0
 MOVE_TIME = 0.5
 SHORT_MOVE_TIME = 0.1
 EXIT_TIME = 2.0
+TRAILING_TIME = 0.05  # how long a finished program is listened to before bye
 REFEREE = f"referee/{__version__}"
 STDERR_KEPT = 4096  # characters of stderr kept per run for the report
 #: Bytes of the bot's frames kept whole per run; later frames are kept shortened (see Run.add).
@@ -101,6 +102,7 @@ class Run:
         self.exit_codes: list[int | None] = []
         self.stderr = ""
         self.stderr_bytes = 0
+        self.ended_unanswered = False  # the bot ended before answering the suite's hello (see offer)
         self.games: list[dict[str, Any]] = []
         self.received_bytes = 0  # of the bot's frames, all of them
         self.shortened = 0  # frames kept shortened, beyond RECEIVED_KEPT
@@ -592,6 +594,47 @@ class Played:
                 "faults": [f.to_dict() for f in self.faults]}
 
 
+#: A slow bot's complete games are cut to about this many seconds of its answers each (docs/CHECK.md, "Time").
+GAME_SECONDS = 1.0
+MIN_ASKED = 3  # decisions a cut game still asks the bot, however slow it is
+_LATENCIES_KEPT = 64
+
+
+class _Asked:
+    """The bot under test in one game, asked at most ``limit`` decisions (or, with ``limit`` None, as many as
+    :meth:`Session.asked` allows as its answers are timed); the referee plays the seat's later decisions itself, with
+    the default action and no request, as it plays a lone ``pass`` (the bot's game_over comes as usual)."""
+
+    def __init__(self, bot: RemoteBot, session: Session, run: Run, limit: int | None) -> None:
+        self.bot, self.session, self.run, self.limit = bot, session, run, limit
+        self.name = bot.name
+        self.asked = self.cut = 0
+
+    def new_game(self, info: Any) -> None:
+        self.bot.new_game(info)
+
+    def act(self, decision: Any) -> Any:
+        limit = self.limit if self.limit is not None else self.session.asked()
+        if limit is not None and self.asked >= limit:
+            self.cut += 1
+            return default_action(decision.legal)
+        self.asked += 1
+        start = time.monotonic()
+        try:
+            return self.bot.act(decision)
+        finally:
+            self.session.timed(time.monotonic() - start)
+
+    def game_over(self, result: Any) -> None:
+        self.bot.game_over(result)
+
+    def take_stderr(self) -> str:
+        return self.bot.take_stderr()
+
+    def close(self) -> None:
+        self.bot.close()
+
+
 class Program:
     """The bot under test as the runner sees it: a RemoteBot whose processes are probes of one run."""
 
@@ -623,22 +666,34 @@ class Program:
         return None
 
     def play(self, game_id: str, seats: int, *, seat: int, seed: int, options: dict[str, Any] | None = None,
-             opponents: list[Bot] | None = None) -> Played:
-        """One complete game through the real runner; the other seats are in-process bots."""
+             opponents: list[Bot] | None = None, asked: int | None = None) -> Played:
+        """One complete game through the real runner; the other seats are in-process bots. The bot is asked at most
+        ``asked`` decisions (default: :meth:`Session.asked`, unlimited unless the bot is slow); the referee plays
+        its seat's later decisions itself (the default action), without a request."""
         game = self.session.registry.game(game_id)
         others = opponents if opponents is not None else self.session.opponents(seats - 1)
-        bots: list[Bot] = [*others[:seat], self.bot, *others[seat:]]
+        player = _Asked(self.bot, self.session, self.run, asked)
+        bots: list[Bot] = [*others[:seat], player, *others[seat:]]  # type: ignore[list-item]
         self.run.note(f"game {game_id}, {seats} seats, the bot at seat {seat}, seed {seed}"
                       + (f", options {options}" if options else ""))
         record = play_game(game, bots, seed=seed, options=options)
         played = Played(game_id, seats, seat, seed, record)
+        if player.cut:
+            self.session.cut_games += 1
+            self.run.note(f"the bot answers slowly: it was asked {player.asked} decisions, the referee played its "
+                          f"{player.cut} later ones")
         self.run.games.append(played.to_json())
         for fault in played.faults:
             self.run.note(f"fault: {fault.kind} at decision {fault.decision}: {fault.message}")
         return played
 
     def close(self) -> None:
-        """``bye``, 2 s to exit, then the process group is killed (as after ``referee play``)."""
+        """``bye``, 2 s to exit, then the process group is killed (as after ``referee play``). What the bot wrote
+        after its last message (a game_over) is read first, so that it is recorded: in a tournament the next game
+        would read it."""
+        probe = self.probe
+        if probe is not None and probe.alive and self.bot.transport is probe:
+            probe.listen(TRAILING_TIME)
         self.bot.close()
 
 
@@ -664,6 +719,9 @@ def offer(run: Run, versions: Sequence[int]) -> tuple[dict[str, Any] | None, str
             probe.send(bye(), time.monotonic() + 1.0)
     except BotTimeout:
         problem = f"no answer within {HANDSHAKE_TIME:g} s"
+    except BotCrashed as exc:  # it ended (exited, or closed its stdout) before answering
+        problem = str(exc)
+        run.ended_unanswered = reply is None
     except BotError as exc:
         problem = str(exc)
     finally:
@@ -687,6 +745,10 @@ class Session:
         self._used: list[str] = []
         self.hello: dict[str, Any] | None = None
         self.hello_error = ""
+        self.latencies: list[float] = []  # the bot's latest answer times (seconds), for :meth:`asked`
+        self.cut_games = 0  # complete games in which a slow bot was asked fewer decisions than it had
+        #: (what failed, exit status, stderr) when the program ended before its hello: nothing can be checked
+        self.start_failure: tuple[str, int, str] | None = None
 
     # --------------------------------------------------------------------------------------- bookkeeping
 
@@ -724,6 +786,19 @@ class Session:
     def program(self, run: Run, *, twist: Callable[[], Twist] | None = None,
                 move_time: float = MOVE_TIME) -> Program:
         return Program(self, run, twist=twist, move_time=move_time)
+
+    def timed(self, seconds: float) -> None:
+        self.latencies.append(seconds)
+        del self.latencies[:-_LATENCIES_KEPT]
+
+    def asked(self) -> int | None:
+        """How many decisions of a complete game to ask the bot: unlimited (None) while its answers are quick; for a
+        slow bot as many as fit in :data:`GAME_SECONDS` at its median answer time, at least :data:`MIN_ASKED`, so
+        that the whole check stays near a minute (docs/CHECK.md, "Time")."""
+        if not self.latencies:
+            return None
+        median = sorted(self.latencies)[len(self.latencies) // 2]
+        return max(MIN_ASKED, int(GAME_SECONDS / median)) if median * 100 > GAME_SECONDS else None
 
     def opponents(self, count: int) -> list[Bot]:
         """In-process opponents: the registered ``random`` bot (or ``first``)."""
@@ -776,4 +851,8 @@ class Session:
                 return
         else:
             self.hello_error = problem or (f"it answered error: {reply.get('message')!r}" if reply else "no hello")
+            run = self.runs["handshake"]
+            code = run.exit_codes[-1] if run.exit_codes else None
+            if run.ended_unanswered and code is not None:  # it ended by itself before its hello: it cannot start
+                self.start_failure = (problem, code, run.stderr)
         self.games = list(dict.fromkeys(requested)) or registered

@@ -3,7 +3,9 @@ expected and actual, and a JSON report with every run's transcript (docs/CHECK.m
 
 from __future__ import annotations
 
+import re
 import shlex
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,7 +100,22 @@ def failures(results: Sequence[CaseResult], header: Header, session: Session | N
     if not bad:
         return []
     out = ["", "failures and warnings:"]
+    cause, where, grouped = root_cause(bad, session)
+    if grouped:
+        first = grouped[0]
+        out.append(f"✗ one root cause, for {len(grouped)} of the {len(bad)} cases listed here: {cause}")
+        if where:
+            out.append(f"    first seen: case {first.case.id}, {where}")
+        out.extend(_stderr_line(first, session))
+        out.append(f"    again:    {header.command(first.case.id)}")
+        out.append("  the cases it fails (each in one line; the case's own failure is its consequence):")
+        for r in grouped:
+            out.append(f"  {SYMBOLS[r.verdict]} {r.case.id} {r.case.title}: {r.outcome.detail}")
+        if len(grouped) < len(bad):
+            out.append("  other failures:")
     for r in bad:
+        if r in grouped:
+            continue
         level = (r.outcome.breach or r.case.level).value
         out.append(f"{SYMBOLS[r.verdict]} {r.case.id} {r.case.title}  [{r.verdict.value}: breaks a {level}, "
                    f"PROTOCOL.md section {r.case.section}]")
@@ -107,10 +124,7 @@ def failures(results: Sequence[CaseResult], header: Header, session: Session | N
             out.append(f"    expected: {r.outcome.expected}")
         if r.outcome.actual:
             out.append(f"    actual:   {r.outcome.actual}")
-        stderr = [line for name in r.runs if session and name in session.runs
-                  for line in printable(session.runs[name].stderr).split("\n") if line.strip()]
-        if stderr:
-            out.append(f"    stderr:   {stderr[-1][:200]}")
+        out.extend(_stderr_line(r, session))
         shortened = sum(session.runs[name].shortened for name in r.runs if session and name in session.runs)
         if shortened:
             out.append(f"    transcript: {shortened} frames kept shortened (only the first "
@@ -119,10 +133,52 @@ def failures(results: Sequence[CaseResult], header: Header, session: Session | N
     return out
 
 
+#: A cause shared by this many failed cases is shown once, as their root cause.
+ROOT_CAUSE_MIN = 3
+
+
+def root_cause(bad: Sequence[CaseResult], session: Session | None) -> tuple[str, str, list[CaseResult]]:
+    """The cause most of the failed cases share (one fault of the bot, say), where it was first seen, and the cases
+    it explains; ``("", "", [])`` when fewer than :data:`ROOT_CAUSE_MIN` cases share one."""
+    causes = {r.case.id: _cause(r, session) for r in bad}
+    counts = Counter(_same(c[0]) for c in causes.values() if c[0])
+    if not counts or counts.most_common(1)[0][1] < ROOT_CAUSE_MIN:
+        return "", "", []
+    root = counts.most_common(1)[0][0]
+    grouped = [r for r in bad if causes[r.case.id][0] and _same(causes[r.case.id][0]) == root]
+    return (*causes[grouped[0].case.id], grouped)
+
+
+def _cause(result: CaseResult, session: Session | None) -> tuple[str, str]:
+    """Why a case failed, at the bottom: the first fault of the bot in the games it looked at (kind: message, and
+    where), else what it saw instead of what was expected."""
+    for name in result.runs:
+        run = session.runs.get(name) if session else None
+        for game in run.games if run else ():
+            for fault in game.get("faults", ()):
+                where = (f"{game['game']}, {game['seats']} seats, seat {game['seat']}, seed {game['seed']}, decision "
+                         f"{fault['decision']}")
+                return printable(f"{fault['kind']}: {fault['message']}", one_line=True), where
+    return result.outcome.actual, ""
+
+
+def _same(cause: str) -> str:
+    """Causes that differ only in numbers (request ids, sizes, times) are the same cause."""
+    return re.sub(r"\d+", "N", cause)
+
+
+def _stderr_line(result: CaseResult, session: Session | None) -> list[str]:
+    stderr = [line for name in result.runs if session and name in session.runs
+              for line in printable(session.runs[name].stderr).split("\n") if line.strip()]
+    return [f"    stderr:   {stderr[-1][:200]}"] if stderr else []
+
+
 def report_json(results: Sequence[CaseResult], header: Header, session: Session, seconds: float) -> dict[str, Any]:
     """The JSON report: the cases with their verdicts and the runs they used, each with its full transcript."""
     counts = tally(results)
     used = list(dict.fromkeys(name for r in results for name in r.runs))
+    cause, where, grouped = root_cause([r for r in results if r.verdict not in (Verdict.OK, Verdict.INFORMATIONAL)],
+                                       session)
     return {
         "format": REPORT_FORMAT,
         "referee": REFEREE,
@@ -135,6 +191,7 @@ def report_json(results: Sequence[CaseResult], header: Header, session: Session,
         "command": header.command(),
         "summary": {"cases": len(results), **{v.value: counts[v] for v in Verdict},
                     "exit_code": exit_code(results, strict=header.strict), "seconds": round(seconds, 3)},
+        "root_cause": {"cause": cause, "where": where, "cases": [r.case.id for r in grouped]} if grouped else None,
         "cases": [
             {**r.case.describe(), "verdict": r.verdict.value, "breach": r.outcome.breach.value
              if r.outcome.breach else None, "detail": r.outcome.detail, "expected": r.outcome.expected,

@@ -127,7 +127,7 @@ ZOO_CASES = [
     ("print_debug.py", "1,2", {"1.2": "FAILED"}, 1),
     ("forced_pass.py", "2.1,3.2", {"3.2": "FAILED"}, 1),
     ("own_ids.py", "3.3,3.4,3.5", {"3.4": "FAILED"}, 1),
-    ("acks.py", "3.3,3.5,5.1,7", {"3.5": "FAILED"}, 1),
+    ("acks.py", "3.3,3.5,5.1,7", {"3.5": "FAILED", "7.2": "FAILED"}, 1),
     ("one_game.py", "3.2,3.3,7.1", {"3.3": "FAILED"}, 1),
     ("slow.py", "2.1,4.2", {"4.2": "FAILED"}, 1),
     ("late_grace.py", "4.2", {"4.2": "NON-STRICT"}, 0),
@@ -143,6 +143,9 @@ ZOO_CASES = [
     ("version_max.py", "2", {"2.3": "NON-STRICT", "2.4": "FAILED"}, 1),
     ("nondeterministic.py", "7.1,8", {"8.1": "UNIMPLEMENTED"}, 0),
     ("mute.py", "2.1,2.2,3.1", {"2.1": "FAILED", "2.2": "FAILED", "3.1": "FAILED"}, 1),
+    ("gg.py", "1.2,3.5,7", {"1.2": "FAILED", "3.5": "FAILED", "7.2": "FAILED"}, 1),
+    ("move_key.py", "2.1,3.1,3.4,5.1", {"3.1": "FAILED", "3.4": "FAILED", "5.1": "FAILED"}, 1),
+    ("slow300.py", "2.1,4.2", {"4.2": "FAILED"}, 1),
 ]
 
 
@@ -160,6 +163,42 @@ def test_zoo_bot_fails_exactly_its_cases(script: str, cases: str, expected: dict
     if script == "mute.py":  # without a handshake the cases that need one are not even run
         case = result.report["cases"][-1]
         assert case["detail"].startswith("not run") and case["seconds"] < 1
+
+
+def test_one_root_cause_is_shown_once_with_the_keys_the_bot_sent() -> None:
+    result = check(zoo("move_key.py"), "--cases", "3.1,3.4,5.1,5.2", json_out=False)
+    assert result.code == 1
+    tail = result.stdout[result.stdout.index("failures and warnings:"):]
+    cause = "malformed: reply 1 has no 'action' key, which must be a string (the reply's keys: id, move, type)"
+    assert f"✗ one root cause, for 4 of the 4 cases listed here: {cause}" in tail
+    assert tail.count("reply 1 has no 'action' key") == 1  # once, not once per case
+    assert "expected:" not in tail  # the cases it explains are one line each
+    assert [line.split()[1] for line in tail.splitlines() if line.startswith("  ✗ ")] == ["3.1", "3.4", "5.1", "5.2"]
+    report = check(zoo("move_key.py"), "--cases", "3.1,3.4,5.1,5.2").report
+    assert report["root_cause"]["cause"] == cause and report["root_cause"]["cases"] == ["3.1", "3.4", "5.1", "5.2"]
+
+
+def test_a_slow_bots_games_are_cut_so_the_check_stays_near_a_minute() -> None:
+    # 0.3 s an answer: the five durak games of 1.2 took about 50 s in full; now a slow bot plays the fewest and the
+    # most seats only, and is asked 3 decisions a game (the referee plays the rest of its seat)
+    result = check(zoo("slow300.py"), "--cases", "1.2,3.1,8.1", "--game", "durak")
+    assert result.code == 0, result.explain()
+    assert result.report["summary"]["seconds"] < 20
+    games = result.report["runs"]["play"]["games"]
+    assert [g["seats"] for g in games] == [2, 6]
+    notes = [e["note"] for e in result.report["runs"]["play"]["transcript"] if e["kind"] == "note"]
+    assert any(n.startswith("the bot answers slowly: it was asked 3 decisions") for n in notes), notes
+    assert result.verdicts["8.1"] == "OK"  # both determinism runs ask the same decisions
+
+
+def test_a_program_that_cannot_start_is_one_line_not_a_failed_case_each(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "referee", "check", f"cmd:{sys.executable} {tmp_path / 'nope.py'}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("referee: error: bot ") and "cannot play" in lines[0]
+    assert "it exited before its hello" in lines[0] and "can't open file" in lines[0]
 
 
 def test_zoo_bots_each_have_a_test() -> None:
