@@ -20,11 +20,11 @@ from functools import partial
 from typing import Any
 
 import pytest
-import simcheck
-from simcheck import check_places, check_random_game, check_resample, leak_walk, moved, steps, strings
 
+from referee import testing
 from referee.engine import Game, State
 from referee.games.koroli import Koroli, Koroli52
+from referee.testing import check_places, check_random_game, check_resample, leak_walk, moved, steps, strings
 
 VARIANTS: dict[str, tuple[Game, int, dict[str, Any]]] = {
     "koroli": (Koroli(), 4, {"reign_deals": 6}),
@@ -58,14 +58,14 @@ def _new(variant: str, seed: int) -> State:
 def check_conservation(state: State) -> None:
     """The whole deck (koroli52 keeps the 2C it leaves out with 3 players in ``removed``), and the hand sizes every
     seat observes."""
-    places = simcheck.check_conservation(state)
+    places = testing.check_conservation(state)
     sizes = [len(places[f"hand{s}"]) for s in range(state.seats)]
     if not state.is_terminal:
         assert state.observe(0, since=state.log_size)["hand_sizes"] == sizes
 
 
 def check_legal(state: State) -> None:
-    texts = simcheck.check_legal(state)
+    texts = testing.check_legal(state)
     assert not (len(texts) == 1 and texts[0] == "pass"), "a lone pass is never offered in these games"
 
 

@@ -23,14 +23,23 @@ from functools import partial
 from typing import Any
 
 import pytest
-import simcheck
-from simcheck import check_places, check_random_game, check_resample, check_visibility, leak_walk, moved, steps, strings
 
+from referee import testing
 from referee.engine import Game, State
 from referee.games.kozel import Kozel, KozelHvaleny, KozelNN
 from referee.games.kozel.hvaleny import HvalenyState
 from referee.games.kozel.nn import NNState
 from referee.games.kozel.team import TEAMS
+from referee.testing import (
+    check_places,
+    check_random_game,
+    check_resample,
+    check_visibility,
+    leak_walk,
+    moved,
+    steps,
+    strings,
+)
 
 KO, KH, KN = Kozel(), KozelHvaleny(), KozelNN()
 
@@ -71,7 +80,7 @@ def _new(variant: str, seats: int, seed: int) -> State:
 
 def check_conservation(state: Any) -> None:
     """Every card of the game, which may be fewer than the deck (KO-1 with 3 players)."""
-    simcheck.check_conservation(state, state.deck_cards)
+    testing.check_conservation(state, state.deck_cards)
 
 
 def check_result(state: State) -> dict[str, Any]:

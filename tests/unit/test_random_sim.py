@@ -20,7 +20,10 @@ from functools import partial
 from typing import Any
 
 import pytest
-from simcheck import (
+
+from referee.engine import Game, State
+from referee.games.durak import Durak, Kazaki
+from referee.testing import (
     check_conservation,
     check_places,
     check_random_game,
@@ -30,9 +33,6 @@ from simcheck import (
     moved,
     steps,
 )
-
-from referee.engine import Game, State
-from referee.games.durak import Durak, Kazaki
 
 VARIANTS: dict[str, tuple[Game, dict[str, bool | int]]] = {
     "kazaki": (Kazaki(), {}),

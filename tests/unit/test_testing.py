@@ -1,0 +1,115 @@
+"""referee.testing, the random-simulation checks a plugin author runs in one line: over every registered game
+(built-ins, installed plugins, and the example plugin game of tests/fixtures/plugins/referee-nim), and against
+planted bugs, which the checks must catch."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from referee.games.cards import CardState, bits
+from referee.games.durak import Durak, DurakState
+from referee.games.kozel import Kozel
+from referee.games.kozel.kozel import KozelState
+from referee.plugins import load_registry
+from referee.testing import CheckFailed, check_game
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "plugins"
+
+
+def _nim() -> ModuleType:
+    """The example plugin game, loaded from its file (it is not installed in the test environment)."""
+    spec = importlib.util.spec_from_file_location("referee_nim", FIXTURES / "referee-nim" / "referee_nim.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: Every game of the registry the CLI loads (built-ins and installed entry points), plus the example plugin.
+REGISTRY = load_registry(entry_points=True, extra=[_nim()])
+GAMES = sorted(REGISTRY.games)
+
+
+def test_the_example_plugin_game_is_among_them() -> None:
+    assert "nim21" in GAMES and {"durak", "kazaki", "kozel", "kozel-hvaleny", "kozel-nn", "koroli",
+                                 "koroli52"} <= set(GAMES)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_registered_game_passes_the_simulation_checks(game_id: str) -> None:
+    """One call per game, at every seat count it allows, with its default options."""
+    game = REGISTRY.game(game_id)
+    reports = check_game(game, games=3, leak_games=1, seed=11)
+    assert [r.games for r in reports] == [3] * (game.max_seats - game.min_seats + 1)
+    for report in reports:
+        assert report.decisions > 0 and report.resamples > 0
+        if game_id != "nim21":  # cards are hidden at the start of every card game: the resample must move some
+            assert report.moved, f"{game_id}: resample_hidden never moved a hidden card"
+    nim = [r for r in reports if r.moved is None]
+    assert (game_id == "nim21") == bool(nim)  # nim21 has no cards, only counts
+
+
+# ------------------------------------------------------------------------------------------- planted bugs
+
+
+class _LeakyState(DurakState):
+    """Its observation shows the next seat's hand."""
+
+    def observe(self, seat: int, since: int = 0) -> dict[str, Any]:
+        obs = super().observe(seat, since)
+        obs["peek"] = bits(self.hands[(seat + 1) % self.seats])
+        return obs
+
+
+class _LeakyObservation(Durak):
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return _LeakyState(self, seats, seed, options, dealer)
+
+
+class _StockNotRelabelled(KozelState):
+    """Its resample re-deals the hands but forgets the stock: a card may end up in two places."""
+
+    def _relabel(self, seat: int, move: Any) -> None:
+        CardState._relabel(self, seat, move)
+
+
+class _ForgetfulKozel(Kozel):
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return _StockNotRelabelled(self, seats, seed, options, dealer)
+
+
+class _NoLegalState(KozelState):
+    """No legal action once a trick has been played."""
+
+    def _generate(self) -> Any:
+        return () if self.tricks else super()._generate()
+
+
+class _NoLegalAfterTrick(Kozel):
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return _NoLegalState(self, seats, seed, options, dealer)
+
+
+class _ChanceInReplay(Durak):
+    """A game whose deal depends on something besides its seed: replay gives another game."""
+
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return super()._new_state(seats, random.randrange(2**32), options, dealer)
+
+
+@pytest.mark.parametrize(("game", "found"), [
+    (_LeakyObservation(), "the observation depends on cards the seat cannot see"),
+    (_ForgetfulKozel(), "a card is in two places|cards lost or invented"),
+    (_NoLegalAfterTrick(), "no legal action"),
+    (_ChanceInReplay(), "replay"),
+], ids=["leaky-observation", "stock-not-relabelled", "no-legal-action", "replay"])
+def test_planted_bugs_are_caught(game: Any, found: str) -> None:
+    with pytest.raises(CheckFailed, match=found) as caught:
+        check_game(game, seats=3, games=3, leak_games=3)
+    assert f"{game.id}, 3 seats, seed " in str(caught.value)  # says where, to reproduce it
