@@ -23,7 +23,7 @@ from ..engine import Result, State
 from ..errors import RulesError
 from ..rng import SplitMix64
 
-__all__ = ["DECK36", "bits", "remap", "TrickTables", "tables", "CardState"]
+__all__ = ["DECK36", "bits", "remap", "TrickTables", "tables", "CardState", "narrate_card"]
 
 #: The standard 36-card deck, 6 to ace (durak KZ-2, kozel-hvaleny KH-2, kozel-nn KN-2, koroli KR-2).
 DECK36 = Deck(STANDARD_SUITS, range(6, 15))
@@ -223,3 +223,23 @@ class CardState(State):
             if isinstance(value, list):
                 setattr(other, name, [list(v) if isinstance(v, list) else v for v in value])
         return other
+
+
+def narrate_card(event: Mapping[str, Any]) -> str | None:
+    """The events the card games share, in plain words: ``hand``, ``play``, ``draw``, ``demand_redeal`` and the
+    private ``pass`` of a redeal offer; None for the others (each game narrates its own)."""
+    kind = event["type"]
+    seat = event.get("seat")
+    if kind == "hand":
+        return f"seat {seat} is dealt {' '.join(event['cards'])}"
+    if kind == "play":
+        return f"seat {seat} plays {event['card']}"
+    if kind == "draw":
+        cards = event.get("cards")
+        shown = f" ({' '.join(cards)})" if cards else ""
+        return f"seat {seat} draws {event['count']} card{'s' if event['count'] != 1 else ''}{shown}"
+    if kind == "demand_redeal":
+        return f"seat {seat} demands a redeal"
+    if kind == "pass" and event.get("offer") == "redeal":
+        return f"seat {seat} declines the redeal"
+    return None

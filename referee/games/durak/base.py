@@ -20,7 +20,7 @@ from protocol.actions import Action
 from protocol.cards import Deck
 
 from ...engine import Game, Option, Result
-from ..cards import CardState, bits
+from ..cards import CardState, bits, narrate_card
 from .tables import tables
 
 __all__ = ["DurakFamily", "DurakState", "family_options", "narrate"]
@@ -504,7 +504,11 @@ class DurakState(CardState):
 
 
 def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
-    """One event in plain words ("seat 2 attacks with 7T 7K")."""
+    """One event in plain words ("seat 2 attacks with 7T 7K"): the events every card game has by
+    :func:`~referee.games.cards.narrate_card`, then the family's."""
+    said = narrate_card(event)
+    if said is not None:
+        return said
     kind = event["type"]
     seat = event.get("seat")
     cards = " ".join(event.get("cards") or [])
@@ -512,16 +516,10 @@ def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
         case "deal":
             again = f" (redeal {event['redeal']})" if event["redeal"] else ""
             return f"seat {seat if seat is not None else event['dealer']} deals{again}"
-        case "hand":
-            return f"seat {seat} is dealt {cards}"
         case "trump":
             holder = event["holder"]
             where = f", shown from the dealer's hand (seat {holder})" if holder is not None else ""
             return f"trump is {event['suit']}: {event['card']} turned up{where}"
-        case "demand_redeal":
-            return f"seat {seat} demands a redeal"
-        case "pass" if event.get("offer") == "redeal":
-            return f"seat {seat} declines the redeal"
         case "first_attacker":
             shown = f" showing the lowest trump {event['card']}" if event["card"] else " (no trumps dealt)"
             return f"seat {seat} attacks first{shown}"
@@ -548,9 +546,6 @@ def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
             return f"seat {seat} takes {n} card{'s' if n != 1 else ''}: {cards}"
         case "beaten":
             return f"beaten: {cards} go to the discard pile"
-        case "draw":
-            shown = f" ({cards})" if cards else ""
-            return f"seat {seat} draws {event['count']} card{'s' if event['count'] != 1 else ''}{shown}"
         case "out":
             return f"seat{'s' if len(event['seats']) > 1 else ''} {', '.join(map(str, event['seats']))} out"
         case "end":

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...engine import Game
-from ..cards import TrickTables, bits, remap
+from ..cards import TrickTables, bits, narrate_card, remap
 from ..tricks import TrickState, natural_rules
 
 __all__ = ["KingsState", "narrate_trick"]
@@ -169,11 +169,10 @@ class KingsState(TrickState):
 def narrate_trick(event: Mapping[str, Any], own: Callable[[str, Any, Mapping[str, Any]], str | None]) -> str:
     """One event of a Kings game in plain words: the kinds every Kings game has here, the game's own kinds by
     ``own(kind, seat, event)``, and ``kind: {event}`` for a kind neither knows."""
+    said = narrate_card(event)  # hand, play
+    if said is not None:
+        return said
     kind = event["type"]
-    if kind == "hand":
-        return f"seat {event['seat']} is dealt {' '.join(event['cards'])}"
-    if kind == "play":
-        return f"seat {event['seat']} plays {event['card']}"
     if kind == "trick":
         return f"seat {event['winner']} takes trick {event['number']} ({' '.join(event['cards'])})"
     said = own(kind, event.get("seat"), event)

@@ -20,7 +20,7 @@ from typing import Any
 from protocol.cards import Deck
 
 from ...engine import Game
-from ..cards import DECK36, bits, tables
+from ..cards import DECK36, bits, narrate_card, tables
 from ..tricks import EFFECTIVE_SUITS, TRUMP, CardRules, TrickState
 
 __all__ = ["KozelTrickState", "CardRules", "DECK36", "TRUMP", "EFFECTIVE_SUITS", "POINTS_BY_RANK", "PHASE_NAMES",
@@ -158,28 +158,24 @@ def _cards(event: Mapping[str, Any]) -> str:
 
 
 def narrate_common(event: Mapping[str, Any]) -> str | None:
-    """The events every Kozel game has, in plain words; None for the others."""
+    """The events every Kozel game has, in plain words (those of every card game by
+    :func:`~referee.games.cards.narrate_card`); None for the others."""
+    said = narrate_card(event)
+    if said is not None:
+        return said
     kind = event["type"]
-    seat = event.get("seat")
     match kind:
         case "deal":
             again = f" (redeal {event['redeal']})" if event.get("redeal") else ""
             boast = f", seat {event['boaster']} boasts" if event.get("boaster") is not None else ""
             return f"deal {event['deal']}: seat {event['dealer']} deals{again}{boast}"
-        case "hand":
-            return f"seat {seat} is dealt {_cards(event)}"
         case "trump":
             return f"trump is {event['suit']}: {event['card']} turned up under the stock"
-        case "play":
-            return f"seat {seat} plays {event['card']}"
         case "trick":
             p = event["points"]
             team = f" (team {event['team']})" if "team" in event else ""
             return (f"seat {event['winner']}{team} takes the trick {_cards(event)}: "
                     f"{p} point{'s' if p != 1 else ''}")
-        case "draw":
-            shown = f" ({_cards(event)})" if event.get("cards") else ""
-            return f"seat {seat} draws {event['count']} card{'s' if event['count'] != 1 else ''}{shown}"
         case "deal_score" if "totals" in event:
             per = ", ".join(f"seat {s}: {p}" for s, p in enumerate(event["points"]))
             tot = ", ".join(f"seat {s}: {p}" for s, p in enumerate(event["totals"]))
@@ -187,8 +183,4 @@ def narrate_common(event: Mapping[str, Any]) -> str | None:
         case "end" if "scores" in event:
             tot = ", ".join(f"seat {s}: {p}" for s, p in enumerate(event["scores"]))
             return f"game over, final points: {tot}"
-        case "pass" if event.get("offer") == "redeal":
-            return f"seat {seat} declines the redeal"
-        case "demand_redeal":
-            return f"seat {seat} demands a redeal"
     return None
