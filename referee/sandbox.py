@@ -39,7 +39,7 @@ __all__ = ["MODES", "Sandbox", "probe", "resolve", "DEFAULT_MEMORY_MB", "DEFAULT
 MODES = ("auto", "on", "off")
 #: Address space of each bot process (RLIMIT_AS), MB; 0 is no limit.
 DEFAULT_MEMORY_MB = 2048
-#: Processes and threads (RLIMIT_NPROC; the kernel does not enforce it for root).
+#: Processes and threads of one sandbox (RLIMIT_NPROC, set inside it; the kernel does not enforce it for root).
 DEFAULT_PROCESSES = 256
 #: The largest file a bot may write (RLIMIT_FSIZE), and the size of its /tmp, MB.
 DEFAULT_FILE_SIZE_MB = 64
@@ -134,16 +134,23 @@ class Sandbox:
         try:
             os.write(fd, b"".join(os.fsencode(o) + b"\0" for o in options))
             os.lseek(fd, 0, os.SEEK_SET)
-            return subprocess.Popen([bwrap, "--args", str(fd), "--", *argv], env=env, pass_fds=(fd,),
-                                    preexec_fn=_limiter(self._limits()), **kwargs)
+            return subprocess.Popen([bwrap, "--args", str(fd), "--", *self._inside(), *argv], env=env,
+                                    pass_fds=(fd,), preexec_fn=_limiter(self._limits()), **kwargs)
         finally:
             os.close(fd)
+
+    def _inside(self) -> list[str]:
+        """What runs the bot inside the sandbox: ``prlimit --nproc=N --`` (util-linux). The process limit is set
+        there, once bwrap has made the user namespace: the kernel then counts the processes of that namespace
+        only, not every process of the referee's user (a desktop session has hundreds)."""
+        prlimit = _prlimit()
+        return [prlimit, f"--nproc={self.processes}", "--"] if self.processes and prlimit else []
 
     def _limits(self) -> list[tuple[int, int]]:
         wanted = [(resource.RLIMIT_CORE, 0)]
         if self.memory_mb:
             wanted.append((resource.RLIMIT_AS, self.memory_mb * _MB))
-        if self.processes:
+        if self.processes and not _prlimit():  # no prlimit: on bwrap, counting all the user's processes
             wanted.append((resource.RLIMIT_NPROC, self.processes))
         if self.file_size_mb:
             wanted.append((resource.RLIMIT_FSIZE, self.file_size_mb * _MB))
@@ -291,6 +298,13 @@ def _sdk_folders() -> list[str]:
 @functools.cache
 def _bwrap() -> str | None:
     return shutil.which("bwrap")
+
+
+@functools.cache
+def _prlimit() -> str | None:
+    """util-linux's prlimit, in a system folder (so that the sandbox shows it)."""
+    found = shutil.which("prlimit", path="/usr/bin:/bin")
+    return os.path.realpath(found) if found else None
 
 
 @functools.cache

@@ -18,7 +18,7 @@ BOT_ENV = typer.Option([], "--bot-env", metavar="NAME[=VALUE]",
 BOT_MEMORY = typer.Option(DEFAULT_MEMORY_MB, "--bot-memory", min=0, metavar="MB",
                           help="Sandbox: address space of each bot process, MB (0: no limit).")
 BOT_PROCESSES = typer.Option(DEFAULT_PROCESSES, "--bot-processes", min=0, metavar="N",
-                             help="Sandbox: processes and threads of the bot's user (0: no limit; root is exempt).")
+                             help="Sandbox: processes and threads of the bot (0: no limit; root is exempt).")
 BOT_FILE_SIZE = typer.Option(DEFAULT_FILE_SIZE_MB, "--bot-file-size", min=0, metavar="MB",
                              help="Sandbox: the largest file a bot writes, and the size of its private /tmp, MB "
                                   "(0: no limit).")

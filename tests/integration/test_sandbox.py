@@ -64,7 +64,7 @@ def play(mode: str, attacker: str, *more: str, env: dict[str, str] | None = None
          cwd: Path | None = None) -> dict[str, Any]:
     """One durak game, the attacker in seat 0, with --json; fails on a non-zero exit."""
     done = referee("play", "durak", "-b", attacker, *(more or ("-b", "random")), "--seed", "424242", "--json",
-                   "--sandbox", mode, "--move-time", "300", env=env, cwd=cwd)
+                   "--sandbox", mode, "--move-time", "1000", env=env, cwd=cwd)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result
@@ -282,6 +282,15 @@ def test_the_limits_hold_under_the_sandbox() -> None:
     assert not ok and "stopped after 64 MB" in detail
     ok, detail = outcome(play("on", bot("hog.py", "file", "20"), "-b", "random", "--bot-file-size", "8"))
     assert not ok and "stopped after 8 MB" in detail
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="the kernel does not limit root's processes (docs/SECURITY.md)")
+def test_the_process_limit_counts_the_sandbox_only() -> None:
+    require_bwrap()
+    ok, detail = outcome(play("on", bot("hog.py", "processes", "40"), "-b", "random", "--bot-processes", "20"))
+    assert not ok and "started" in detail
+    ok, detail = outcome(play("on", bot("hog.py", "processes", "10"), "-b", "random", "--bot-processes", "20"))
+    assert ok, detail  # however many processes the user runs outside
 
 
 # ------------------------------------------------------------------------------------- auto, on, stored
