@@ -32,6 +32,13 @@ def remote(sandbox: Sandbox) -> RemoteBot:
     return RemoteBot(lambda: ProcessTransport(ARGV, popen=sandbox.popen), name="random")
 
 
+def true_time(sandbox: Sandbox) -> float:
+    """Seconds to run ``true`` to its end: the sandbox's own set-up and tear-down, alone."""
+    start = time.perf_counter()
+    sandbox.popen(["true"]).wait()
+    return time.perf_counter() - start
+
+
 def start_time(sandbox: Sandbox) -> float:
     """Seconds from starting the bot to its hello."""
     bot = remote(sandbox)
@@ -78,14 +85,19 @@ def main() -> None:
         sys.exit(f"the sandbox does not work here: {problem}")
     settings = {"off": Sandbox(enabled=False), "on": Sandbox()}
     starts: dict[str, list[float]] = {name: [] for name in settings}
+    trues: dict[str, list[float]] = {name: [] for name in settings}
     for _ in range(args.starts):  # interleaved
         for name, sandbox in settings.items():
             starts[name].append(start_time(sandbox))
+            trues[name].append(true_time(sandbox))
     played = play(settings, args.games)
     start_ms = {name: statistics.median(times) * 1000 for name, times in starts.items()}
+    true_ms = {name: statistics.median(times) * 1000 for name, times in trues.items()}
     per_decision = {name: seconds / decisions * 1e6 for name, (seconds, decisions) in played.items()}
     rate = {name: args.games / seconds for name, (seconds, _) in played.items()}
     print(f"{'':28}{'off':>10}{'on':>10}{'on/off':>9}")
+    print(f"(0) run 'true', ms          {true_ms['off']:10.1f}{true_ms['on']:10.1f}"
+          f"{true_ms['on'] / true_ms['off']:9.2f}   (the sandbox's set-up alone)")
     print(f"(a) bot start to hello, ms  {start_ms['off']:10.1f}{start_ms['on']:10.1f}"
           f"{start_ms['on'] / start_ms['off']:9.2f}   (median of {args.starts})")
     print(f"(b) µs per decision         {per_decision['off']:10.1f}{per_decision['on']:10.1f}"
