@@ -1,0 +1,89 @@
+"""The sandbox's command line, environment and settings (referee/sandbox.py), without running bwrap: what a bot
+would see. tests/integration/test_sandbox.py runs the attacks for real."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import sandbox as sb
+from referee.errors import ConfigError
+from referee.sandbox import Sandbox, resolve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def binds(options: list[str]) -> dict[str, str]:
+    """where → source of every --ro-bind."""
+    return {options[i + 2]: options[i + 1] for i, o in enumerate(options) if o == "--ro-bind"}
+
+
+def test_the_options_isolate_the_bot(tmp_path: Path) -> None:
+    script = tmp_path / "bot" / "bot.py"
+    script.parent.mkdir()
+    script.write_text("")
+    options = Sandbox().options([sys.executable, str(script)], str(tmp_path), os.environ["PATH"])
+    for flag in ("--unshare-all", "--die-with-parent", "--new-session"):
+        assert flag in options
+    assert options[options.index("--cap-drop") + 1] == "ALL"
+    assert options[-2:] == ["--remount-ro", "/"] and "--share-net" not in options
+    assert options[options.index("--tmpfs") - 2:options.index("--tmpfs") + 2] == ["--size", str(64 << 20), "--tmpfs",
+                                                                                 "/tmp"]
+    seen = binds(options)
+    assert str(script.parent) in seen  # the bot's folder
+    assert str(tmp_path) not in seen  # not the working folder around it
+    assert all(not where.startswith(("/home", "/var", "/run")) for where in seen)
+    assert seen["/etc/shadow"] == "/dev/null" or not os.path.exists("/etc/shadow")
+    assert options[options.index("--chdir") + 1] == str(tmp_path)  # the referee's working folder, as without
+
+
+def test_the_database_reads_as_empty_in_the_bots_folder(tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text("")
+    db = tmp_path / "t.db"
+    for name in ("t.db", "t.db-wal", "t.db-shm"):
+        (tmp_path / name).write_text("secret")
+    hidden = Sandbox().with_hidden([db, f"{db}-wal", f"{db}-shm", f"{db}-journal"])
+    seen = binds(hidden.options([sys.executable, "bot.py"], str(tmp_path), os.environ["PATH"]))
+    assert seen[str(tmp_path)] == str(tmp_path)
+    assert [seen.get(f"{db}{end}") for end in ("", "-wal", "-shm", "-journal")] == ["/dev/null"] * 3 + [None]
+
+
+def test_a_module_bot_has_the_working_folder(tmp_path: Path) -> None:
+    seen = binds(Sandbox().options([sys.executable, "-m", "bots.random"], str(tmp_path), os.environ["PATH"]))
+    assert str(tmp_path) in seen
+    assert str(ROOT / "protocol") in seen or any(str(ROOT / "protocol").startswith(w + "/") for w in seen)
+
+
+def test_the_environment_is_an_allow_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_TEST_SECRET", "hunter2")
+    monkeypatch.setenv("LC_TIME", "C")
+    env = Sandbox().environment()
+    assert "REFEREE_TEST_SECRET" not in env and env["LC_TIME"] == "C"
+    assert env["HOME"] == env["TMPDIR"] == "/tmp"
+    assert set(env) <= {*sb.ENV_ALLOWED, "HOME", "TMPDIR"} | {k for k in env if k.startswith("LC_")}
+    given = Sandbox(env=("REFEREE_TEST_SECRET", "OTHER=x=y")).environment()
+    assert given["REFEREE_TEST_SECRET"] == "hunter2" and given["OTHER"] == "x=y"
+
+
+def test_settings_round_trip_and_damaged_settings_are_one_error() -> None:
+    sandbox = Sandbox(True, 512, 32, 8, ("A=1",))
+    assert sandbox.settings() == {"mode": "on", "memory_mb": 512, "processes": 32, "file_size_mb": 8, "env": ["A=1"]}
+    assert Sandbox.from_settings(sandbox.settings()) == sandbox
+    with pytest.raises(ConfigError, match="stored sandbox settings are damaged"):
+        Sandbox.from_settings({"mode": "on"})
+
+
+def test_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
+    warnings: list[str] = []
+    monkeypatch.setattr(sb, "probe", lambda: "bwrap (bubblewrap) is not installed")
+    assert resolve("off", warn=warnings.append).enabled is False and warnings == []
+    assert resolve("auto", warn=warnings.append).enabled is False and len(warnings) == 1
+    with pytest.raises(ConfigError, match="--sandbox on: bwrap"):
+        resolve("on", warn=warnings.append)
+    with pytest.raises(ConfigError, match="--bot-env takes NAME=VALUE or NAME"):
+        resolve("off", warn=warnings.append, env=["1BAD=x"])
+    monkeypatch.setattr(sb, "probe", lambda: None)
+    assert resolve("auto", warn=warnings.append).enabled is True and len(warnings) == 1
