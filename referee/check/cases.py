@@ -227,8 +227,14 @@ def _unasked(run: Run) -> list[tuple[Event, str]]:
     allowance: dict[tuple[int, Any], int] = {}
     last: dict[int, str] = {}
     extra = []
+    ended: set[int] = set()  # processes that were sent bye: what they write then is case 7.2's
     for event in run.events:
+        if event.proc in ended:
+            continue
         if event.kind == "sent":
+            if event.type == "bye":
+                ended.add(event.proc)
+                continue
             last[event.proc] = str(event.type)
             if event.type == "hello":
                 allowance[(event.proc, "hello")] = 1

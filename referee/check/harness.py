@@ -43,7 +43,6 @@ HANDSHAKE_TIME = 5.0
 MOVE_TIME = 0.5
 SHORT_MOVE_TIME = 0.1
 EXIT_TIME = 2.0
-TRAILING_TIME = 0.05  # how long a finished program is listened to before bye
 REFEREE = f"referee/{__version__}"
 STDERR_KEPT = 4096  # characters of stderr kept per run for the report
 #: Bytes of the bot's frames kept whole per run; later frames are kept shortened (see Run.add).
@@ -688,12 +687,17 @@ class Program:
         return played
 
     def close(self) -> None:
-        """``bye``, 2 s to exit, then the process group is killed (as after ``referee play``). What the bot wrote
-        after its last message (a game_over) is read first, so that it is recorded: in a tournament the next game
-        would read it."""
+        """``bye``, 2 s to exit, then the process group is killed (as after ``referee play``). Until it exits, what
+        the bot writes is read and recorded, after the ``bye`` in the transcript: so bytes it wrote after its last
+        ``game_over`` are not lost with the process (in a tournament the next game would read them)."""
         probe = self.probe
         if probe is not None and probe.alive and self.bot.transport is probe:
-            probe.listen(TRAILING_TIME)
+            try:
+                probe.send(bye(), time.monotonic() + 1.0)
+            except BotError:
+                pass
+            else:
+                probe.wait_exit(EXIT_TIME)
         self.bot.close()
 
 
