@@ -291,7 +291,7 @@ class MockTransport:
 
     def discard(self) -> int:
         """Drop the scripted frames not received yet (a simulated fault stays queued)."""
-        kept = [item for item in self._queue if isinstance(item, Exception)]
+        kept: list[dict[str, Any] | Exception] = [item for item in self._queue if isinstance(item, Exception)]
         dropped, self._queue = len(self._queue) - len(kept), kept
         return dropped
 
