@@ -17,7 +17,6 @@ from typing import Any
 
 from protocol.actions import Action
 from protocol.bot import Bot, Decision, GameInfo
-
 from protocol.errors import BotStalled, BotTimeout
 from protocol.remote import LATENCY_GRACE
 

@@ -38,6 +38,7 @@ from .plugins import Registry
 from .record import record_from_dict, record_text, write_record
 from .sandbox import Sandbox, probe
 from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for, warn
+from .terminal import printable
 
 app = typer.Typer(help="Round-robin tournaments: every table of the field, every seat rotation, rating tables.",
                   no_args_is_help=True, rich_markup_mode=None)
@@ -423,19 +424,21 @@ def verify(
     """
     with one_line_errors():
         registry = cli_registry()
-        with Store(db, create=False) as store:
+        with Store(db, create=False, readonly=True) as store:  # verify only reads
             checked = verify_store(store, registry.game, Ticker(lambda line: typer.echo(line, err=True)))
     if json_out:
         print_json(checked.to_json())
     else:
         for mismatch in checked.mismatches:
-            typer.echo(mismatch.line())
-        stored = f"{checked.checked} stored game{'s' if checked.checked != 1 else ''} (of {checked.scheduled} scheduled)"
+            typer.echo(printable(mismatch.line()))  # the stored key and columns may be anything
+        plural = "s" if checked.checked != 1 else ""
+        stored = f"{checked.checked} stored game{plural} (of {checked.scheduled} scheduled)"
         if checked.ok:
             typer.echo(f"{stored}: every one follows from its record")
         else:
             bad = len(checked.mismatches)
-            typer.echo(f"{stored}: {bad} {'does not follow from its record' if bad == 1 else 'do not follow from their records'}")
+            follow = "does not follow from its record" if bad == 1 else "do not follow from their records"
+            typer.echo(f"{stored}: {bad} {follow}")
     if not checked.ok:
         raise typer.Exit(1)
 

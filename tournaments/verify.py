@@ -24,7 +24,7 @@ from referee.errors import RefereeError
 from referee.record import record_from_dict, replay
 
 from .schedule import Scheduled, schedule
-from .storage import Store, StorageError
+from .storage import StorageError, Store
 
 __all__ = ["Mismatch", "Ticker", "Verification", "verify"]
 

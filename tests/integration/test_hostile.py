@@ -253,7 +253,7 @@ def _bwrap_works() -> bool:
 
 
 @pytest.mark.skipif(not _bwrap_works(), reason="needs bubblewrap to mount a folder read-only")
-@pytest.mark.parametrize("args", [["table"], ["games"], ["record", "{db}", "t0.d0.r0"]])
+@pytest.mark.parametrize("args", [["table"], ["games"], ["verify"], ["record", "{db}", "t0.d0.r0"]])
 def test_a_finished_database_on_a_read_only_medium_can_be_read(finished_db: Path, tmp_path: Path,
                                                                 args: list[str]) -> None:
     folder = tmp_path / "medium"

@@ -300,8 +300,7 @@ def test_parse_action_matches_exact_text_only() -> None:
 
 
 def test_score_text_is_the_games_headline_of_a_score() -> None:
-    from referee.games.koroli import Koroli
-    from referee.games.koroli import Koroli52
+    from referee.games.koroli import Koroli, Koroli52
 
     assert Durak().score_text(1) == "1"
     assert Durak().score_text({"a": 1}) == '{"a": 1}'  # a structured score the game does not summarise
