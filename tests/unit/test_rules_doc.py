@@ -250,3 +250,40 @@ def test_a_wrong_or_missing_option_row_is_reported(text: str, problem: str) -> N
 
 def test_a_game_without_options_must_say_so() -> None:
     assert option_problems("", [_game()]) == ["fake: no options, and the document does not say so"]
+
+
+# ------------------------------------------------------------------------------------- links to the rules
+
+def _link_tool():
+    """tools/link_rule_ids.py, which links the ids in the docs' prose and checks that they are linked."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("link_rule_ids", ROOT / "tools" / "link_rule_ids.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_rule_id_in_the_docs_prose_links_to_its_rule() -> None:
+    tool = _link_tool()
+    unlinked = [f"{path.relative_to(ROOT)}:{line}: {rule}" for path in tool.documents()
+                for line, rule in tool.unlinked(path.read_text(encoding="utf-8"))]
+    assert not unlinked, "run 'python tools/link_rule_ids.py' to link them:\n" + "\n".join(unlinked)
+
+
+def test_linking_leaves_code_fences_and_links_alone_and_links_the_rest() -> None:
+    tool = _link_tool()
+    text = ("Trumps beat plain cards (KZ-14), see [KZ-15](RULES.md#kz-15) and `KZ-16`.\n"
+            "```\nreferee: error: … (KZ-17)\n```\n")
+    assert tool.unlinked(text) == [(1, "KZ-14")]
+    linked = tool.link(text, "RULES.md")
+    assert linked == text.replace("(KZ-14)", "([KZ-14](RULES.md#kz-14))")
+    assert tool.unlinked(linked) == []
+
+
+def test_every_link_into_the_rules_names_an_anchor_there() -> None:
+    present = set(anchors(RULES.read_text(encoding="utf-8")))
+    target = re.compile(r"\]\((?:[./]*docs/|\.\./\.\./docs/)?RULES\.md#([^)]+)\)")
+    broken = [f"{path.relative_to(ROOT)}: #{name}" for path in _link_tool().documents()
+              for name in target.findall(path.read_text(encoding="utf-8")) if name not in present]
+    assert not broken, broken

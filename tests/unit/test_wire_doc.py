@@ -184,14 +184,19 @@ def unions(node: T) -> Iterator[T]:
 # ------------------------------------------------------------------------------------------- the doc
 
 
+#: A Markdown link, read as its text: ``[KZ-15](RULES.md#kz-15)`` reads ``KZ-15``.
+LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
 def _table_after(lines: list[str], start: int) -> list[list[str]]:
-    """The rows (cells) of the markdown table starting at or after line ``start``, without its header."""
+    """The rows (cells, as a reader sees them: links as their text) of the markdown table starting at or after
+    line ``start``, without its header."""
     i = start
     while not lines[i].startswith("|"):
         i += 1
     rows = []
     while i < len(lines) and lines[i].startswith("|"):
-        rows.append([cell.strip() for cell in lines[i].strip().strip("|").split("|")])
+        rows.append([LINK.sub(r"\1", cell).strip() for cell in lines[i].strip().strip("|").split("|")])
         i += 1
     return rows[2:]
 
