@@ -221,6 +221,20 @@ def test_seeds_depend_on_the_session_seed_and_the_case_only(registry: Any) -> No
     assert a.seed_for("play", "durak", 2) != a.seed_for("play", "durak", 3)
 
 
+def test_seeds_keep_the_values_of_the_checks_own_formula(registry: Any) -> None:
+    """seed_for is rng.derive_seed with ':' and 4 bytes: the same seeds as the 4-byte BLAKE2b it replaced, so a
+    printed 'referee check --cases ID --seed N' repeats what it repeated before."""
+    import hashlib
+
+    def old(seed: int, *parts: object) -> int:
+        text = ":".join(str(p) for p in (seed, *parts))
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "big")
+
+    for seed, parts in [(1, ("play", "durak", 2)), (0, ("determinism",)), (2**64 - 1, ("forced", 3)),
+                        (7, ("two-games", 1)), (123456789, ("unknown-types",)), (5, ())]:
+        assert session(registry, seed).seed_for(*parts) == old(seed, *parts)
+
+
 def test_shared_runs_are_made_once_and_credited_to_every_case(registry: Any) -> None:
     s = session(registry)
     calls = []
