@@ -456,5 +456,10 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
                 config = TournamentConfig.from_dict(stored)
                 for spec in config.specs:
                     parse_spec(spec, registry)
-                _play(store, config, registry, play_workers, json_out, _sandbox_of(store, config, registry))
+                sandbox = _sandbox_of(store, config, registry)
+                game = registry.game(config.game)
+                if store.count() < schedule_size(len(config.entrants), config.seats, config.games,
+                                                 game.teams(config.seats)):  # as run does, before a game is played
+                    _check_programs(config.specs, registry, config.game, config.move_time_ms, sandbox)
+                _play(store, config, registry, play_workers, json_out, sandbox)
             print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))

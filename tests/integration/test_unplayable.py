@@ -5,6 +5,7 @@ failed, its exit status and the useful line of its stderr), exit code 2, no game
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -58,6 +59,28 @@ def test_tournament_run_refuses_a_crashing_program_and_stores_nothing(tmp_path: 
                                   "--db", str(db)))
     assert "cannot play" in line and "ModuleNotFoundError: No module named 'no_such_module_here'" in line
     assert not db.exists()
+
+
+def test_resume_refuses_a_program_that_no_longer_starts_and_stores_nothing_more(tmp_path: Path) -> None:
+    script = tmp_path / "lowest.py"
+    shutil.copy(ROOT / "bots" / "examples" / "python" / "lowest.py", script)
+    db = tmp_path / "t.db"
+    spec = f"cmd:{sys.executable} {script}"
+    run = referee("tournament", "run", "durak", "-b", spec, "-b", "random", "--games", "2", "--seed", "1",
+                  "--workers", "1", "--db", str(db))
+    assert run.returncode == 0, run.stderr
+    with sqlite3.connect(db) as conn:  # as if the run had been interrupted after two of its four games
+        conn.execute("DELETE FROM games WHERE seq >= 2")
+    conn.close()
+    script.unlink()
+    line = one_error_line(referee("tournament", "resume", str(db), "--workers", "1"))
+    assert f"bot {spec!r} cannot play: " in line and "it exited before its hello" in line
+    assert "No such file or directory" in line
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games").fetchone() == (2,)
+    conn.close()
+    table = referee("tournament", "table", str(db))  # a table needs no bot: it still prints
+    assert table.returncode == 0 and "2 games" in table.stdout, table.stderr
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
