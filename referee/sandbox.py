@@ -162,11 +162,14 @@ class Sandbox:
 
     def options(self, argv: Sequence[str], cwd: str, path: str) -> list[str]:
         """bwrap's options for ``argv`` started in ``cwd`` (``path``: the bot's PATH)."""
+        size = ["--size", str(self.file_size_mb * _MB)] if self.file_size_mb else []
+        # /proc and /dev read-only: a bot that is uid 0 (a root referee) could otherwise write the host's sysctls
+        # in /proc/sys (core_pattern, pid_max: sysctl permissions look at the uid, not at capabilities), and
+        # bwrap's /dev is a tmpfs with no size limit. /dev/shm (POSIX shared memory, semaphores) is a tmpfs of
+        # its own, as bounded as /tmp.
         opts = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                "--proc", "/proc", "--dev", "/dev"]
-        if self.file_size_mb:
-            opts += ["--size", str(self.file_size_mb * _MB)]
-        opts += ["--tmpfs", "/tmp"]
+                "--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", *size, "--tmpfs", "/dev/shm",
+                "--remount-ro", "/dev", *size, "--tmpfs", "/tmp"]
         for link in _SYSTEM:  # merged /usr: /bin -> usr/bin, /lib64 -> usr/lib64 …
             if os.path.islink(link) and os.path.isdir(link):
                 opts += ["--symlink", os.readlink(link), link]

@@ -362,3 +362,88 @@ def test_a_bot_named_through_a_symbolic_link_starts_in_the_sandbox(tmp_path: Pat
     (tmp_path / "link").symlink_to(ATTACK)
     ok, detail = outcome(play("on", bot("seed_cmdline.py", folder=tmp_path / "link")))
     assert not ok and "424242" not in detail
+
+
+# --------------------------------------------------------- what else a bot might find or do (look_around.py)
+
+
+def stored_stderr(db: Path) -> list[str]:
+    """The stderr tails a tournament kept (of the seats that faulted: look_around.py --crash exits)."""
+    with sqlite3.connect(db) as conn:
+        return [text for (row,) in conn.execute("SELECT stderr FROM games") for text in json.loads(row).values()]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_inherits_no_file_descriptor(mode: str, workers: int, tmp_path: Path) -> None:
+    """Not the worker's database connection, its lock file or the pipes of the other bot (a program too)."""
+    folder = tmp_path / "bot"
+    shutil.copytree(ATTACK, folder)
+    db = folder / "t.db"
+    done = referee("tournament", "run", "durak", "-b", bot("look_around.py", "fds", "--crash", folder=folder),
+                   "-b", f"cmd:{PY} -m bots.random", "--games", "2", "--workers", str(workers), "--db", str(db),
+                   "--sandbox", mode, cwd=folder)
+    assert done.returncode == 0, done.stderr
+    reports = stored_stderr(db)
+    assert len(reports) == 4 and all(r.strip() == "ATTACK look_around: FAILED only 0, 1, 2" for r in reports), reports
+
+
+def test_the_database_files_read_as_empty_mid_tournament(tmp_path: Path) -> None:
+    """The database, its -wal, -shm and lock file in the bot's own folder, read while the games run."""
+    require_bwrap()
+    folder = tmp_path / "bot"
+    shutil.copytree(ATTACK, folder)
+    db = folder / "t.db"
+    names = [str(db) + suffix for suffix in ("", "-wal", "-shm", "-journal", ".lock")]
+    done = referee("tournament", "run", "durak", "-b", bot("look_around.py", "files", *names, "--crash", folder=folder),
+                   "-b", "random", "--games", "2", "--workers", "2", "--db", str(db), "--sandbox", "on",
+                   cwd=folder)
+    assert done.returncode == 0, done.stderr
+    reports = stored_stderr(db)
+    expected = "ATTACK look_around: FAILED nothing readable"
+    assert len(reports) == 4 and all(r.strip() == expected for r in reports), reports
+
+
+def test_a_bot_cannot_write_the_host_sysctls(mode: str) -> None:
+    """As root the bot is uid 0 inside, and /proc/sys checks the uid only: /proc is read-only in the sandbox (a
+    writable core_pattern would run a program of the bot's as the host's root)."""
+    ok, detail = outcome(play(mode, bot("look_around.py", "sysctl")))
+    if mode == "on":
+        assert not ok and "Read-only file system" in detail, detail
+    else:  # docs/SECURITY.md: without the sandbox a bot of a root referee is root
+        assert ok == (os.geteuid() == 0), detail
+
+
+def test_a_bot_cannot_fill_the_memory_through_dev() -> None:
+    """bwrap's /dev is a tmpfs of no size: read-only in the sandbox; /dev/shm is bounded like /tmp."""
+    require_bwrap()
+    ok, detail = outcome(play("on", bot("look_around.py", "fill", "40"), "-b", "random", "--bot-file-size", "8"))
+    assert not ok, detail
+    assert detail.startswith("/dev: 0 MB (Read-only file system); /dev/shm: ") and "No space left" in detail
+    assert int(detail.split("/dev/shm: ")[1].split()[0]) <= 8
+
+
+def test_a_bot_cannot_reach_an_abstract_unix_socket(mode: str) -> None:
+    """Abstract sockets (X11's, D-Bus's) belong to the network namespace: --unshare-net leaves none in sight."""
+    name = f"referee-test-{uuid.uuid4().hex}"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind("\0" + name)
+        server.listen()
+        server.settimeout(0.5)
+        ok, detail = outcome(play(mode, bot("look_around.py", "abstract", name)))
+        try:
+            server.accept()[0].close()
+            reached = True
+        except TimeoutError:
+            reached = False
+    if mode == "on":
+        assert not ok and not reached and "Connection refused" in detail, detail
+    else:
+        assert ok and reached
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as an ordinary user the kernel enforces the limit (test above)")
+def test_as_root_the_process_limit_does_not_hold() -> None:
+    """docs/SECURITY.md: the kernel does not count processes of uid 0; as root only the PID space bounds them."""
+    require_bwrap()
+    ok, detail = outcome(play("on", bot("hog.py", "processes", "100"), "-b", "random", "--bot-processes", "20"))
+    assert ok and "started 100" in detail, detail

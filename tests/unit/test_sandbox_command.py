@@ -30,8 +30,12 @@ def test_the_options_isolate_the_bot(tmp_path: Path) -> None:
         assert flag in options
     assert options[options.index("--cap-drop") + 1] == "ALL"
     assert options[-2:] == ["--remount-ro", "/"] and "--share-net" not in options
-    assert options[options.index("--tmpfs") - 2:options.index("--tmpfs") + 2] == ["--size", str(64 << 20), "--tmpfs",
-                                                                                 "/tmp"]
+    size = ["--size", str(64 << 20)]
+    assert options[options.index("/tmp") - 3:options.index("/tmp") + 1] == [*size, "--tmpfs", "/tmp"]
+    # /proc and /dev read-only (a uid-0 bot and /proc/sys; bwrap's unbounded /dev tmpfs), /dev/shm bounded
+    assert options[options.index("--proc"):options.index("--proc") + 4] == ["--proc", "/proc", "--remount-ro", "/proc"]
+    assert options[options.index("--dev"):options.index("--dev") + 8] == ["--dev", "/dev", *size, "--tmpfs",
+                                                                           "/dev/shm", "--remount-ro", "/dev"]
     seen = binds(options)
     assert str(script.parent) in seen  # the bot's folder
     assert str(tmp_path) not in seen  # not the working folder around it
