@@ -447,3 +447,44 @@ def test_as_root_the_process_limit_does_not_hold() -> None:
     require_bwrap()
     ok, detail = outcome(play("on", bot("hog.py", "processes", "100"), "-b", "random", "--bot-processes", "20"))
     assert ok and "started 100" in detail, detail
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def test_killing_one_worker_leaves_no_bot_process_of_it(token: str, tmp_path: Path) -> None:
+    """SIGKILL of a tournament worker alone (not its bots' process groups, not the referee): bwrap dies with its
+    parent, the worker (--die-with-parent), and the namespace with bwrap; the referee stops with one line."""
+    require_bwrap()
+    attacker = bot("orphan.py", token, "--ignore-eof", "--slow")
+    proc = subprocess.Popen([PY, "-m", "referee", "tournament", "run", "durak", "-b", attacker, "-b", "random",
+                             "--games", "20", "--workers", "2", "--db", str(tmp_path / "t.db"), "--sandbox", "on",
+                             "--move-time", "2000"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        end = time.monotonic() + 30
+        workers: list[int] = []
+        while time.monotonic() < end:  # a worker with a bwrap child, whose bot and grandchild run
+            workers = [w for w in children(proc.pid) if children(w)]
+            if workers and len(marked(token)) >= 3 + 2:  # the referee, its 2 workers, a bot and its grandchild
+                break
+            time.sleep(0.1)
+        assert workers, "no worker started a bot"
+        bots = [p for p in marked(token) if p not in (proc.pid, *children(proc.pid))]
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert "worker process" in err and "died" in err, err
+    assert [p for p in settle(token, 5.0) if p in bots] == []
