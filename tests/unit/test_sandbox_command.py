@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
+import protocol
 from referee import sandbox as sb
 from referee.errors import ConfigError
 from referee.sandbox import Sandbox, resolve
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def binds(options: list[str]) -> dict[str, str]:
@@ -58,7 +57,8 @@ def test_the_database_reads_as_empty_in_the_bots_folder(tmp_path: Path) -> None:
 def test_a_module_bot_has_the_working_folder(tmp_path: Path) -> None:
     seen = binds(Sandbox().options([sys.executable, "-m", "bots.random"], str(tmp_path), os.environ["PATH"]))
     assert str(tmp_path) in seen
-    assert str(ROOT / "protocol") in seen or any(str(ROOT / "protocol").startswith(w + "/") for w in seen)
+    sdk = os.path.dirname(os.path.realpath(protocol.__file__ or ""))  # installed, or this checkout (editable)
+    assert sdk in seen or any(sdk.startswith(w + "/") for w in seen)
 
 
 def test_the_environment_is_an_allow_list(monkeypatch: pytest.MonkeyPatch) -> None:
