@@ -114,10 +114,11 @@ def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
     }
 
 
-def _print_result(record: GameRecord, game: Game, json_out: bool) -> None:
+def _print_result(record: GameRecord, game: Game, json_out: bool, sandbox: str | None = None) -> None:
+    """The result; ``sandbox`` (play only: on or off) is how the program bots ran, last in the JSON."""
     summary = _summary(record, game)
     if json_out:
-        print_json(summary)
+        print_json({**summary, **({"sandbox": sandbox} if sandbox is not None else {})})
         return
     opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in record.options.items()) or "no options"
     typer.echo(f"{record.game} with {record.seats} seats, seed {record.seed}, dealer {record.dealer} ({opts})")
@@ -212,7 +213,8 @@ def play(
         finally:
             for player in players:
                 player.close()
-        _print_result(result, chosen, json_out)  # first: a record that cannot be written does not lose the result
+        ran = "on" if confined is not None and confined.enabled else "off"  # in-process bots: never sandboxed
+        _print_result(result, chosen, json_out, ran)  # first: a record that cannot be written does not lose it
         if record:
             write_record(result, record)
 
