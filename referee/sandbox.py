@@ -50,7 +50,9 @@ _ENV_SET = {"HOME": "/tmp", "TMPDIR": "/tmp"}
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 #: Inside /etc: what a bot running as the referee's user (root, too) must not read.
 _ETC_SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
-                "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd")
+                "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd",
+                "/etc/NetworkManager/system-connections", "/etc/wireguard", "/etc/krb5.keytab",
+                "/etc/letsencrypt", "/etc/ipsec.secrets", "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets")
 _PREFIX_DIRS = ("bin", "sbin", "shims")
 _MB = 1024 * 1024
 
