@@ -22,7 +22,7 @@ from .plugins import Registry, load_registry
 from .terminal import printable
 
 __all__ = ["Command", "ON_FAULT_HELP", "TABLE_FORMATS", "check_format", "cli_registry", "format_table",
-           "one_line_errors", "parse_options", "print_json"]
+           "interrupt_said", "one_line_errors", "parse_options", "print_json", "say_interrupted"]
 
 #: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
 MAX_MS = 2**31 - 1
@@ -83,8 +83,23 @@ def one_line_errors() -> Iterator[None]:
         typer.echo(f"referee: error: {printable(str(exc), one_line=True)}", err=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
-        typer.echo("referee: interrupted", err=True)
+        say_interrupted()
         raise typer.Exit(130) from None
+
+
+_interrupt_said = False
+
+
+def say_interrupted(line: str = "referee: interrupted") -> None:
+    """The one line of a ^C (exit code 130). ``referee.main`` says ``referee: interrupted`` itself for a ^C that
+    ends the program without this: one that typer took, while it read the command line, for exit code 130."""
+    global _interrupt_said
+    typer.echo(line, err=True)
+    _interrupt_said = True
+
+
+def interrupt_said() -> bool:
+    return _interrupt_said
 
 
 def cli_registry() -> Registry:

@@ -7,17 +7,55 @@ traceback.
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
+
+_interrupted = False  # a ^C came
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    global _interrupted
+    _interrupted = True
+    signal.default_int_handler(signum, frame)  # KeyboardInterrupt, as always
+
+
+def _forget_caught_interrupt() -> None:
+    """Keep the exit code the program chose when it caught a ^C.
+
+    CPython (3.11, 3.12) marks a KeyboardInterrupt as unhandled when it ends code run from a string by ``exec``
+    or ``eval`` (dataclasses, namedtuple and others do so while modules are imported), even when a caller
+    catches it; under ``python -m`` the interpreter then kills itself with SIGINT at exit instead of exiting
+    with the code given to ``sys.exit``. The mark is cleared when the next string is run, so an empty one is.
+    """
+    exec("")  # noqa: S102 - a constant empty string: runs nothing
 
 
 def main() -> None:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where ^C is ignored (nohup, &)
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
-        from .cli import main as run
+        try:
+            from .cli import main as run
 
-        run()
-    except KeyboardInterrupt:
-        sys.stderr.write("referee: interrupted\n")
-        sys.exit(130)
+            run()
+        except KeyboardInterrupt:
+            sys.stderr.write("referee: interrupted\n")
+            sys.exit(130)
+        except SystemExit as exc:
+            # typer turns a ^C while it reads the command line (it imports pydantic then) into exit code 130
+            # and says nothing
+            if exc.code == 130 and _interrupted and not _said():
+                sys.stderr.write("referee: interrupted\n")
+            raise
+    finally:
+        _forget_caught_interrupt()
+
+
+def _said() -> bool:
+    from .cli_common import interrupt_said
+
+    return interrupt_said()
 
 
 __all__ = ["main"]

@@ -31,6 +31,7 @@ from .cli_common import (
     one_line_errors,
     parse_options,
     print_json,
+    say_interrupted,
 )
 from .errors import ConfigError, ExecutorError
 from .match import POLICIES, check_policy
@@ -239,8 +240,8 @@ def _play(store: Store, config: TournamentConfig, registry: Registry, workers: i
         with _Reporter(label) as reporter:
             run_tournament(store, config, game, lambda c: LocalExecutor(c, workers, sandbox), reporter)
     except KeyboardInterrupt:
-        typer.echo(f"referee: interrupted; {store.count()} games are stored. "
-                   f"Continue with: referee tournament resume {store.path}", err=True)
+        say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
+                        f"Continue with: referee tournament resume {store.path}")
         raise typer.Exit(130) from None
     except ExecutorError as exc:
         raise ExecutorError(f"{exc}; {store.count()} games are stored. "
