@@ -1,0 +1,117 @@
+"""A soak of kill and resume: one tournament SIGKILLed at 20 moments drawn at random, resumed after each kill,
+ends identical to a run that was never interrupted (issue 12).
+
+The moments are drawn from a seeded generator: some a time after the start (start-up, the workers' start, the
+first games), most once the database holds a drawn number of games, and the last ones within the last few
+games of the schedule. After every kill nothing of the killed run may survive, and what was stored must be kept
+exactly as it was. At the end every schedule key is stored once, with the results of the uninterrupted run, and
+``referee tournament verify`` finds every stored game to follow from its record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from proctable import descendants, proc_table
+from test_tournament_resume import (
+    COMMAND,
+    DEADLINE,
+    TOTAL,
+    by_key,
+    referee_argv,
+    stored_count,
+    stored_games,
+    wait_until_gone,
+)
+
+KILLS = 20
+
+
+def start_or_resume(db: Path) -> list[str]:
+    """``resume`` once games are stored; before that the same ``run`` command again (a start killed before it
+    stored a game may have left no tournament to resume, and the same command continues the one it made)."""
+    return referee_argv("resume", str(db), "--workers", "2") if stored_count(db) else referee_argv(*COMMAND, "--db",
+                                                                                                 str(db))
+
+
+def kill_at(argv: list[str], db: Path, log: Path, *, after: float | None, stored: int | None) -> int:
+    """Run ``argv``; SIGKILL its process group ``after`` seconds from the start, or once ``stored`` games are in
+    the database, or when it ends by itself. Returns its exit code (-9 when killed)."""
+    with log.open("w") as err:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True)
+    below: set[tuple[int, int]] = set()
+    try:
+        start = time.monotonic()
+        while proc.poll() is None and time.monotonic() - start < DEADLINE:
+            below |= descendants(proc.pid) | {key for key in proc_table() if key[0] == proc.pid}
+            if after is not None and time.monotonic() - start >= after:
+                break
+            if stored is not None and stored_count(db) >= stored:
+                break
+            time.sleep(0.002)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)  # the run and its workers at once, no handler runs
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=DEADLINE)
+    wait_until_gone(below, proc.pid)
+    assert "Traceback" not in log.read_text(), log.read_text()
+    return proc.returncode
+
+
+def test_twenty_kills_at_random_moments_then_resume_end_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    reference_db = tmp_path / "reference.db"
+    done = subprocess.run(referee_argv(*COMMAND, "--db", str(reference_db)), capture_output=True, text=True,
+                          timeout=DEADLINE, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    reference = by_key(stored_games(reference_db))
+    assert len(reference) == TOTAL
+
+    draw = random.Random(20261201)
+    # 4 moments in time (start-up, the workers' start, the first games), 12 game counts drawn over the schedule,
+    # and the last 4 within its last 4 games
+    early = [draw.uniform(0.05, 1.0) for _ in range(4)]
+    counts = sorted(draw.sample(range(5, TOTAL - 8), KILLS - 8)) + list(range(TOTAL - 4, TOTAL))
+    db = tmp_path / "soak.db"
+    kept: dict[str, dict[str, Any]] = {}  # key → stored row
+    moments = []
+    for kill in range(KILLS):
+        have = stored_count(db)
+        after = early[kill] if kill < len(early) else None
+        stored = None if after is not None else max(counts[kill - len(early)], have + 1)
+        argv = start_or_resume(db)
+        code = kill_at(argv, db, tmp_path / f"run{kill}.log", after=after, stored=stored)
+        rows = stored_games(db) if db.exists() else []  # a start killed early may not have made it
+        now = {g["key"]: g for g in rows}
+        assert len(now) == len(rows), f"kill {kill}: a game stored twice"
+        assert {key: now.get(key) for key in kept} == kept, f"kill {kill}: games stored before were changed"
+        kept = now
+        moments.append((kill, after, stored, code, len(now)))
+    killed = [m for m in moments if m[3] == -signal.SIGKILL]
+    assert len(killed) >= KILLS - 2, moments  # the moments are real kills, not runs that had already ended
+    assert any(m[4] >= TOTAL - 4 for m in killed), moments  # kills in the last few games
+    assert any(m[4] == 0 for m in killed) or any(m[1] is not None and m[4] < 10 for m in killed), moments
+
+    # the last resume completes the schedule
+    finished = subprocess.run(start_or_resume(db), capture_output=True, text=True, timeout=DEADLINE,
+                              stdin=subprocess.DEVNULL)
+    assert finished.returncode == 0, finished.stderr
+    final = stored_games(db)
+    assert {g["key"]: g for g in final if g["key"] in kept} == kept
+    assert len(final) == TOTAL and len({g["key"] for g in final}) == TOTAL
+    assert by_key(final) == reference  # every key once, the same deal, seating, places and actions
+
+    checked = subprocess.run(referee_argv("verify", str(db), "--json"), capture_output=True, text=True,
+                             timeout=DEADLINE, stdin=subprocess.DEVNULL)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert json.loads(checked.stdout)["games"] == TOTAL and json.loads(checked.stdout)["ok"] is True
+    assert not os.path.exists(f"{db}-journal")
