@@ -150,14 +150,16 @@ def _check_row(row: tuple[Any, ...], config: Mapping[str, Any], entrants: list[s
 class Ticker:
     """Progress on stderr for long runs: a line at most every ``every`` seconds, from ``after`` seconds on."""
 
-    def __init__(self, write: Callable[[str], None], every: float = 10.0, after: float = 2.0) -> None:
+    def __init__(self, write: Callable[[str], None], every: float = 10.0, after: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.write = write
         self.every = every
-        self.start = time.monotonic()
+        self.clock = clock
+        self.start = clock()
         self.next = self.start + after
 
     def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
+        now = self.clock()
         if now >= self.next and done < total:
             self.write(f"verified {done}/{total} games ({100 * done // max(total, 1)}%)")
             self.next = now + self.every
