@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -278,23 +277,34 @@ def test_stall_is_a_fault_and_the_bot_is_not_asked_again() -> None:
 
 
 class Sleepy(FirstLegal):
-    """Thinks ``seconds`` about each of the decisions numbered in ``slow`` (0-based, its own), none about the others."""
+    """Thinks ``seconds`` about each of the decisions numbered in ``slow`` (0-based, its own), none about the others.
+
+    The seconds are those of its own clock (``clocked`` puts it under that clock): it moves the clock instead of
+    sleeping, so the other answers take no time at all however loaded the machine is (with real sleeps, a 10 ms
+    limit could be missed by an answer that thinks not at all)."""
 
     name = "sleepy"
 
     def __init__(self, seconds: float, slow: set[int] | None = None) -> None:
         super().__init__()
         self.seconds, self.slow = seconds, slow
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def clocked(self, move_time: float, time_bank: float = 0.0) -> Clocked:
+        return Clocked(self, move_time=move_time, time_bank=time_bank, clock=self.clock)
 
     def choose(self, decision: Decision) -> Action:
         if self.slow is None or len(self.asked) - 1 in self.slow:
-            time.sleep(self.seconds)
+            self.now += self.seconds
         return decision.legal[-1]  # not the default action: a timeout shows in the record
 
 
 def test_an_in_process_answer_after_the_deadline_is_a_timeout_and_the_default_is_played() -> None:
     slow = Sleepy(0.12, slow={0})
-    record = play_game(DURAK, [Clocked(slow, move_time=0.02), FirstLegal()], seed=7)
+    record = play_game(DURAK, [slow.clocked(move_time=0.02), FirstLegal()], seed=7)
     steps = trace(record)
     mine = decisions_of(steps, 0)
     assert [(f.seat, f.kind, f.decision) for f in record.faults] == [(0, "timeout", mine[0])]
@@ -306,7 +316,7 @@ def test_an_in_process_answer_after_the_deadline_is_a_timeout_and_the_default_is
 
 def test_three_late_in_process_answers_in_a_row_are_a_stall() -> None:
     slow = Sleepy(0.08)
-    record = play_game(DURAK, [Clocked(slow, move_time=0.01), FirstLegal()], seed=7)
+    record = play_game(DURAK, [slow.clocked(move_time=0.01), FirstLegal()], seed=7)
     mine = decisions_of(trace(record), 0)
     assert [f.kind for f in record.faults] == ["timeout", "timeout", "stall"]
     assert [f.decision for f in record.faults] == mine[:3] and len(slow.asked) == 3
@@ -314,7 +324,7 @@ def test_three_late_in_process_answers_in_a_row_are_a_stall() -> None:
 
 def test_the_time_bank_covers_a_slow_in_process_answer_once() -> None:
     slow = Sleepy(0.15, slow={0, 1})  # the first answer leaves 60 ms of the 200 ms bank: too little for the second
-    record = play_game(DURAK, [Clocked(slow, move_time=0.01, time_bank=0.2), FirstLegal()], seed=7)
+    record = play_game(DURAK, [slow.clocked(move_time=0.01, time_bank=0.2), FirstLegal()], seed=7)
     mine = decisions_of(trace(record), 0)
     assert [(f.kind, f.decision) for f in record.faults] == [("timeout", mine[1])]  # the first used the bank up
 
