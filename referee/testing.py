@@ -344,22 +344,23 @@ def _conservation(state: State) -> Callable[[Any], object]:
 def _one_game(new: Callable[[], State], seed: int, max_steps: int) -> tuple[bool, int]:
     """Conservation and legal actions at every step, termination, places, a result record in wire form, replay.
     Returns (whether the states have ``card_places()``, the decisions played)."""
-    state = new()
-    conservation = _conservation(state)
-    record: Record = []
-    for seat, action in steps(state, seed, max_steps):
-        conservation(state)
+    def result(state: State) -> dict[str, Any]:
+        _, record = check_places(state)
+        try:
+            json.dumps(record)
+        except (TypeError, ValueError) as exc:
+            raise CheckFailed(f"the result record is not JSON: {exc}") from None
+        return record
+
+    checked = 0
+
+    def legal(state: State) -> None:  # once before each decision and once at the end
+        nonlocal checked
+        checked += 1
         check_legal(state)
-        record.append((seat, action.text))
-    conservation(state)
-    check_legal(state)
-    _, result = check_places(state)
-    try:
-        json.dumps(result)
-    except (TypeError, ValueError) as exc:
-        raise CheckFailed(f"the result record is not JSON: {exc}") from None
-    check_replay(new(), record, result, state)
-    return _has_places(state), len(record)
+
+    state = check_random_game(new, seed, max_steps, _conservation(new()), result, legal)
+    return _has_places(state), checked - 1
 
 
 def _leak_game(state: State, seed: int, max_steps: int, *, full: bool) -> tuple[int, int]:
