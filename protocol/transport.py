@@ -177,14 +177,10 @@ class ProcessTransport:
                 raise BotTimeout("no answer before the deadline")
             if not ready:
                 continue
-            try:
-                data = os.read(self._out, _READ_CHUNK)
-            except BlockingIOError:  # pragma: no cover - poll said readable
-                continue
-            if not data:
+            frames = self._read_frames()
+            if frames is None:
                 raise self._crashed("closed its stdout")
-            self.bytes_in += len(data)
-            self._pending.extend(self._decoder.feed(data))
+            self._pending.extend(frames)
         return self._pending.pop(0)
 
     def discard(self) -> int:
@@ -199,16 +195,24 @@ class ProcessTransport:
                 break
             if not ready:
                 continue
-            try:
-                data = os.read(self._out, _READ_CHUNK)
-            except BlockingIOError:  # pragma: no cover - poll said readable
-                break
-            if not data:
+            frames = self._read_frames()
+            if frames is None:
                 self._eof = True
                 break
-            self.bytes_in += len(data)
-            dropped += len(self._decoder.feed(data))
+            dropped += len(frames)
         return dropped
+
+    def _read_frames(self) -> list[dict[str, Any]] | None:
+        """Read what the bot's stdout holds now and decode it (a decoding fault is raised): the frames it
+        completed, or None at end of file."""
+        try:
+            data = os.read(self._out, _READ_CHUNK)
+        except BlockingIOError:  # pragma: no cover - poll said readable
+            return []
+        if not data:
+            return None
+        self.bytes_in += len(data)
+        return self._decoder.feed(data)
 
     def _wait(self, poller: select.poll, seconds: float) -> bool | None:
         """Wait on ``poller``: True when the awaited pipe is ready, False when only stderr had data (drained
