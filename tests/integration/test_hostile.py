@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -349,6 +351,34 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line_and_exit_130(delay: float)
     # Before, a ^C that came while a module made a dataclass (code run by exec) exited by SIGINT (-2), after
     # printing the line: CPython took it for unhandled (referee.main._forget_caught_interrupt).
     assert proc.returncode == 130 and err == "referee: interrupted\n", (proc.returncode, err[-1500:])
+
+
+INTERRUPTED = {
+    # A ^C that ends code run from a string (as dataclasses and namedtuple do while modules are imported):
+    # before, 'python -m' died by SIGINT (-2) after printing the line
+    "exec": """
+        import referee.cli
+        referee.cli.main = lambda: exec("raise KeyboardInterrupt", {})
+    """,
+    # A ^C while typer reads the command line (it imports pydantic then): before, exit code 130 and no line
+    "typer": """
+        import os, signal, typer, referee.cli
+        app = typer.Typer()
+        @app.command()
+        def go() -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+        referee.cli.app = app
+    """,
+}
+
+
+@pytest.mark.parametrize("where", list(INTERRUPTED))
+def test_a_ctrl_c_that_python_or_typer_would_swallow_is_one_line_and_exit_130(tmp_path: Path, where: str) -> None:
+    script = textwrap.dedent(INTERRUPTED[where]) + "import referee.main\nreferee.main.main()\n"
+    (tmp_path / "ctrl_c.py").write_text(script)
+    proc = subprocess.run([sys.executable, "-m", "ctrl_c"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (proc.returncode, proc.stderr) == (130, "referee: interrupted\n")
 
 
 def test_a_record_that_cannot_be_written_leaves_no_file_and_keeps_the_result(tmp_path: Path,
