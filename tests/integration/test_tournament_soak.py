@@ -15,23 +15,20 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from proctable import descendants, proc_table
-from test_tournament_resume import (
-    COMMAND,
-    DEADLINE,
-    TOTAL,
-    by_key,
-    referee_argv,
-    stored_count,
-    stored_games,
-    wait_until_gone,
-)
+from test_tournament_resume import DEADLINE, TOTAL, by_key, referee_argv, stored_count, stored_games, wait_until_gone
 
 KILLS = 20
+#: The tournament of test_tournament_resume (3 rotations × 60 deals = 180 games), with one program bot: its games
+#: take milliseconds, so the workers send results a game or two at a time and a kill lands where it is aimed,
+#: and bot processes are there to be killed with the run.
+COMMAND = ["run", "kazaki", "--bot", "heuristic", "--bot", f"cmd:{sys.executable} -m bots.random", "--bot", "first",
+           "--games", "60", "--seats", "3", "--workers", "2", "--seed", "1"]
 
 
 def start_or_resume(db: Path) -> list[str]:
