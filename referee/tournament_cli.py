@@ -268,7 +268,7 @@ def run(
                                     "follow from it. Default: a secret one, drawn from the operating system and "
                                     "kept in --db (the same command on the same --db continues that tournament)."),
     move_time: int = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
-                                  help="Per-move limit of program bots, ms."),
+                                  help="Per-move time limit of every bot (program or in-process), ms."),
     option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
                                      help="A game option as KEY=VALUE; repeatable."),
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
