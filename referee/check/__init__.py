@@ -1,11 +1,12 @@
 """``referee check``: the protocol-compliance suite for bot programs (docs/CHECK.md).
 
-:mod:`.cases` is the catalogue of named cases and their verdicts, :mod:`.harness` runs the bot and records every
-frame, :mod:`.report` prints the tree and writes the JSON report.
+:mod:`.verdicts` is the verdict model, :mod:`.cases` the catalogue of named cases (one module per group),
+:mod:`.harness` runs the bot and records every frame, :mod:`.report` prints the tree and writes the JSON report.
 """
 
-from .cases import CATALOGUE, Case, CaseResult, Level, Outcome, Verdict, exit_code, run_cases, select
+from .cases import CATALOGUE, run_cases, select
 from .harness import Session
+from .verdicts import Case, CaseResult, Level, Outcome, Verdict, exit_code
 
 __all__ = ["CATALOGUE", "Case", "CaseResult", "Level", "Outcome", "Verdict", "Session", "exit_code", "run_cases",
            "select"]

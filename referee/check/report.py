@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..terminal import printable
-from .cases import CATALOGUE, GROUPS, Case, CaseResult, Verdict, exit_code, tally
+from .cases import CATALOGUE
 from .harness import RECEIVED_KEPT, REFEREE, Session, jsonable
+from .verdicts import GROUPS, Case, CaseResult, Verdict, exit_code, tally
 
 __all__ = ["SYMBOLS", "Header", "Tree", "summary_line", "failures", "report_json", "list_cases", "REPORT_FORMAT"]
 

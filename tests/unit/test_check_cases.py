@@ -19,7 +19,9 @@ from protocol.errors import BotCrashed, ConfigError, RefereeError
 from protocol.hooks import hookimpl
 from protocol.wire import pack
 from referee.check import cases as C
-from referee.check.cases import CATALOGUE, GROUPS, Case, CaseResult, Level, Outcome, Verdict, exit_code, select, tally
+from referee.check.cases import CATALOGUE, select
+from referee.check.cases.play import _unasked
+from referee.check.cases.timing import _stats
 from referee.check.harness import (
     ExtraKeys,
     Joined,
@@ -32,6 +34,7 @@ from referee.check.harness import (
     jsonable,
 )
 from referee.check.report import Header, Tree, failures, list_cases, report_json, summary_line
+from referee.check.verdicts import GROUPS, Case, CaseResult, Level, Outcome, Verdict, exit_code, tally
 from referee.check_cli import program_for
 from referee.plugins import load_registry
 
@@ -292,15 +295,15 @@ def test_unasked_frames(registry: Any) -> None:
         ("received", {"type": "action", "id": 1, "action": "a"}, 0.102),
         ("received", {"type": "action", "id": 1, "action": "a"}, 0.103),
     )
-    extra = C._unasked(run)
+    extra = _unasked(run)
     assert [(e.value["type"], after) for e, after in extra] == [("ack", "new_game"), ("action", "request")]
 
 
 def test_stats() -> None:
-    stats = C._stats([0.001 * k for k in range(1, 101)])
+    stats = _stats([0.001 * k for k in range(1, 101)])
     assert stats["replies"] == 100 and stats["p50_ms"] == pytest.approx(50.5) and stats["max_ms"] == 100
     assert 95 <= stats["p95_ms"] <= 96
-    assert C._stats([]) == {}
+    assert _stats([]) == {}
 
 
 def test_jsonable_keeps_every_msgpack_type_readable() -> None:
