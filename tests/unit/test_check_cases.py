@@ -19,7 +19,7 @@ from protocol.errors import BotCrashed, ConfigError, RefereeError
 from protocol.hooks import hookimpl
 from protocol.wire import pack
 from referee.check import cases as C
-from referee.check.cases import CATALOGUE, select
+from referee.check.cases import CATALOGUE, MODULES, select
 from referee.check.cases.play import _unasked
 from referee.check.cases.timing import _stats
 from referee.check.harness import (
@@ -71,6 +71,15 @@ def test_every_case_is_in_the_group_its_id_names() -> None:
     for case in CATALOGUE:
         assert GROUPS[case.id.split(".")[0]] == case.group, case.id
     assert set(GROUPS.values()) == {c.group for c in CATALOGUE}
+
+
+def test_each_case_is_declared_in_the_module_of_its_group() -> None:
+    # the catalogue is gathered from the @case functions of referee/check/cases/<group>.py: a case declared in
+    # the wrong module, or a module left out of MODULES, shows here
+    assert [m.__name__.rsplit(".", 1)[1] for m in MODULES] == list(GROUPS.values())
+    for case in CATALOGUE:
+        assert case.run.__module__ == f"referee.check.cases.{case.group}", case.id
+        assert vars(case.run)["case"] is case, case.id
 
 
 def test_the_groups_of_the_issue_are_all_there() -> None:
