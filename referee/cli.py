@@ -203,8 +203,8 @@ def play(
             for player in players:
                 player.close()
             raise
-        if seed is None:
-            seed = secrets.randbits(32)
+        if seed is None:  # 64 bits: a bot that sees its hand cannot search the seeds that deal it
+            seed = secrets.randbits(64)
             typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
         out = sys.stderr if json_out else sys.stdout
         try:

@@ -186,6 +186,16 @@ def test_without_seed_a_seed_is_printed_and_reproduces_the_game(runner: CliRunne
     assert again == data
 
 
+def test_a_drawn_seed_has_64_bits(runner: CliRunner) -> None:
+    """A 32-bit seed could be found from one seat's hand by trying them all, and then every hand is known."""
+    drawn = []
+    for _ in range(4):  # all four below 2^32 by chance: 2^-128
+        match = re.search(r"--seed (\d+)", ok(runner, *PLAY, "--json").stderr)
+        assert match
+        drawn.append(int(match.group(1)))
+    assert max(drawn) >= 2**32 and all(0 <= s < 2**64 for s in drawn), drawn
+
+
 def test_verbose_narrates_the_actions(runner: CliRunner) -> None:
     out = ok(runner, *PLAY, "--seed", "7", "--verbose").stdout
     assert "attacks with" in out
