@@ -25,6 +25,7 @@ from .errors import ConfigError
 from .match import Clocked
 from .plugins import Registry
 from .sandbox import Sandbox
+from .terminal import printable
 
 __all__ = ["BotSpec", "cannot_play", "check_supports", "parse_spec", "useful_line"]
 
@@ -94,11 +95,12 @@ _ERRORISH = re.compile(r"(error|exception|cannot|can't|not found|no such|denied|
 def useful_line(stderr: str, limit: int = 200) -> str:
     """The line of a program's stderr that best says why it failed: the last one that reads like an error (``Error:
     Cannot find package …``, ``ModuleNotFoundError: …``), else the last one that is not a stack frame; control
-    characters shown as ``?``. Empty when stderr holds nothing."""
+    characters escaped as everywhere bot text is shown (:func:`referee.terminal.printable`). Empty when stderr holds
+    nothing."""
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     lines = [line for line in lines if not _NOISE.match(line)] or lines
     pick = next((line for line in reversed(lines) if _ERRORISH.search(line)), lines[-1] if lines else "")
-    text = "".join(c if c.isprintable() else "?" for c in pick)
+    text = printable(pick, one_line=True)
     return text if len(text) <= limit else text[:limit] + " …"
 
 

@@ -114,7 +114,7 @@ def test_the_js_example_without_npm_ci_is_refused_with_its_real_cause(tmp_path: 
      "    at moduleResolve (node:2:18) {\n  code: 'ERR_MODULE_NOT_FOUND'\n}\n\nNode.js v20.20.2\n",
      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x' imported from /b.js"),
     ("starting\nwarming up\n", "warming up"),
-    ("bad \x1b]0;title\x07 thing failed\n", "bad ?]0;title? thing failed"),
+    ("bad \x1b]0;title\x07 thing failed\n", "bad \\x1b]0;title\\x07 thing failed"),
 ])
 def test_the_useful_line_of_a_failed_programs_stderr(stderr: str, line: str) -> None:
     assert useful_line(stderr) == line
