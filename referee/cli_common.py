@@ -22,7 +22,7 @@ from .plugins import Registry, load_registry
 from .terminal import printable
 
 __all__ = ["Command", "ON_FAULT_HELP", "TABLE_FORMATS", "check_format", "cli_registry", "format_table",
-           "interrupt_said", "one_line_errors", "parse_options", "print_json", "say_interrupted"]
+           "interrupt_said", "one_line_errors", "parse_options", "print_json", "say_interrupted", "warn"]
 
 #: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
 MAX_MS = 2**31 - 1
@@ -102,11 +102,16 @@ def interrupt_said() -> bool:
     return _interrupt_said
 
 
+def warn(line: str) -> None:
+    """One warning line on stderr; the command goes on."""
+    typer.echo(f"referee: warning: {line}", err=True)
+
+
 def cli_registry() -> Registry:
     """The plugin registry; plugins that failed to load are warnings on stderr."""
     loaded = load_registry()
     for error in loaded.errors:
-        typer.echo(f"referee: warning: {error}", err=True)
+        warn(str(error))
     return loaded
 
 

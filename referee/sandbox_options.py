@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import typer
 
+from .cli_common import warn
 from .sandbox import DEFAULT_FILE_SIZE_MB, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, MODES, Sandbox, resolve
 
-__all__ = ["SANDBOX", "BOT_ENV", "BOT_MEMORY", "BOT_PROCESSES", "BOT_FILE_SIZE", "sandbox_for", "warn"]
+__all__ = ["SANDBOX", "BOT_ENV", "BOT_MEMORY", "BOT_PROCESSES", "BOT_FILE_SIZE", "sandbox_for"]
 
 
 def _mode(value: str) -> str:
@@ -29,10 +30,6 @@ BOT_PROCESSES = typer.Option(DEFAULT_PROCESSES, "--bot-processes", min=0, metava
 BOT_FILE_SIZE = typer.Option(DEFAULT_FILE_SIZE_MB, "--bot-file-size", min=0, metavar="MB",
                              help="Sandbox: the largest file a bot writes, and the size of its private /tmp, MB "
                                   "(0: no limit).")
-
-
-def warn(line: str) -> None:
-    typer.echo(f"referee: warning: {line}", err=True)
 
 
 def sandbox_for(mode: str, memory_mb: int, processes: int, file_size_mb: int, env: list[str]) -> Sandbox:

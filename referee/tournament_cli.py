@@ -32,13 +32,14 @@ from .cli_common import (
     parse_options,
     print_json,
     say_interrupted,
+    warn,
 )
 from .errors import ConfigError, ExecutorError
 from .match import POLICIES, check_policy
 from .plugins import Registry
 from .record import record_from_dict, record_text, write_record
 from .sandbox import Sandbox, probe
-from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for, warn
+from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
 from .terminal import printable
 
 app = typer.Typer(help="Round-robin tournaments: every table of the field, every seat rotation, rating tables.",
