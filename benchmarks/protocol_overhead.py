@@ -21,11 +21,11 @@ import sys
 import time
 
 from protocol.bot import Decision
-from protocol.remote import RemoteBot
-from protocol.transport import ProcessTransport
 from protocol.wire import FrameDecoder, pack, request
 from referee.games.durak import Durak
 from referee.match import play_game
+from referee.remote import RemoteBot
+from referee.transport import ProcessTransport
 
 ECHO = r"""
 import os, msgpack

@@ -18,11 +18,11 @@ import statistics
 import sys
 import time
 
-from protocol.remote import RemoteBot
-from protocol.transport import ProcessTransport
 from referee.match import play_game
 from referee.plugins import load_registry
+from referee.remote import RemoteBot
 from referee.sandbox import Sandbox, probe
+from referee.transport import ProcessTransport
 
 ARGV = [sys.executable, "-m", "bots.random"]
 DURAK = load_registry().game("durak")

@@ -1,6 +1,6 @@
 """The sandbox of program bots: each bot process runs under bubblewrap (``bwrap``), docs/SECURITY.md.
 
-A :class:`Sandbox` starts a bot's command (``popen``, given to :class:`~protocol.transport.ProcessTransport`)
+A :class:`Sandbox` starts a bot's command (``popen``, given to :class:`~referee.transport.ProcessTransport`)
 inside ``bwrap`` with: its own PID, network, IPC, UTS, cgroup and user namespaces (it sees and signals only its
 own processes, has no network, and every process it starts dies with it: bwrap is PID 1 of the namespace and
 dies with its parent, the referee); a fresh ``/proc`` (the referee's command line, environment and open files

@@ -21,12 +21,12 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any
 
-from protocol.remote import RemoteBot
-from protocol.transport import ProcessTransport
 from protocol.wire import MAX_FRAME, FrameDecoder
 from referee import __version__
 from referee.match import play_game
 from referee.plugins import load_registry
+from referee.remote import RemoteBot
+from referee.transport import ProcessTransport
 
 GAME, SEED = "durak", 2051
 BOT_ARGV = [sys.executable, "-m", "bots.first"]

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from protocol.transport import ProcessTransport
 from referee.cli import app
 from referee.terminal import printable
+from referee.transport import ProcessTransport
 from tournaments.storage import StorageError, Store
 
 ROOT = Path(__file__).resolve().parents[2]

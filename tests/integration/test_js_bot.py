@@ -20,11 +20,11 @@ import pytest
 
 from bots.heuristic import HeuristicBot
 from bots.random import RandomBot
-from protocol.remote import RemoteBot
-from protocol.transport import ProcessTransport
 from protocol.wire import FrameDecoder, pack
 from referee.match import play_game
 from referee.plugins import load_registry
+from referee.remote import RemoteBot
+from referee.transport import ProcessTransport
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_DIR = ROOT / "bots" / "examples" / "js"

@@ -23,11 +23,11 @@ from proctable import group_members
 
 from bots.heuristic import HeuristicBot
 from protocol.errors import BotStalled
-from protocol.remote import RemoteBot
-from protocol.transport import STDERR_CAP, ProcessTransport
 from protocol.wire import PROTOCOL_VERSIONS
 from referee.games.durak import Durak
 from referee.match import Fault, GameRecord, play_game
+from referee.remote import RemoteBot
+from referee.transport import STDERR_CAP, ProcessTransport
 
 ZOO = Path(__file__).resolve().parent.parent / "fixtures" / "zoo"
 DURAK = Durak()

@@ -1,8 +1,8 @@
-"""The referee's side of the wire (protocol/remote.py), scripted with MockTransport: no processes here.
+"""The referee's side of the wire (referee/remote.py), scripted with MockTransport: no processes here.
 
 A :class:`Script` plays the bot: it answers the handshake and each request the way a test asks, and every
 connection RemoteBot opens is kept so a test can see what was sent on each one and whether it was closed.
-Time is faked where it matters (the time bank), by replacing ``time`` in ``protocol.remote``.
+Time is faked where it matters (the time bank), by replacing ``time`` in ``referee.remote``.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from protocol import remote
 from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
 from protocol.errors import BotCrashed, BotStalled, BotTimeout, ProtocolViolation
-from protocol.remote import LATENCY_GRACE, RemoteBot
-from protocol.transport import MockTransport
 from protocol.wire import PROTOCOL_VERSIONS
+from referee import remote
+from referee.remote import LATENCY_GRACE, RemoteBot
+from referee.transport import MockTransport
 
 Reply = list[dict[str, Any]] | Exception | None
 LEGAL_TEXTS = ["attack(7T)", "attack(7T,7K)", "attack(9R)"]

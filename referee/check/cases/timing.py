@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from protocol.remote import LATENCY_GRACE
+from referee.remote import LATENCY_GRACE
 
 from ..harness import MOVE_TIME, SHORT_MOVE_TIME, Played, Run, Session
 from ..verdicts import Level, Outcome, broken, case, ok

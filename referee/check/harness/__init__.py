@@ -1,10 +1,10 @@
 """The harness of ``referee check``: a bot program under test, every byte it reads and writes recorded.
 
-- A :class:`Probe` is a :class:`~protocol.transport.ProcessTransport` that records each frame in both directions
+- A :class:`Probe` is a :class:`~referee.transport.ProcessTransport` that records each frame in both directions
   (its exact bytes, its decoded value, the time) in a :class:`Run`, and lets a :class:`Twist` change how the
   referee's side writes: re-encoded, split, joined, with extra messages or extra keys.
 - Complete games are played by the real runner (:func:`referee.match.play_game`) with a
-  :class:`~protocol.remote.RemoteBot` whose transport is a probe (:class:`Program`), so a bot is checked under the
+  :class:`~referee.remote.RemoteBot` whose transport is a probe (:class:`Program`), so a bot is checked under the
   conditions of ``referee play``.
 - A :class:`Session` holds what every case needs: the bot's command, the games it plays, the seed, and the runs
   (shared runs are played once and used by several cases).

@@ -12,8 +12,8 @@ from typing import Any
 import msgpack
 
 from protocol.errors import BotCrashed, BotError, BotTimeout, ProtocolViolation
-from protocol.transport import ProcessTransport
 from protocol.wire import FrameDecoder, pack
+from referee.transport import ProcessTransport
 
 from .transcript import HANDSHAKE_TIME, Run
 

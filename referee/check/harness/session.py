@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 
 from protocol.bot import Bot
 from protocol.errors import BotCrashed, BotError, BotTimeout, ConfigError
-from protocol.remote import RemoteBot
 from protocol.wire import PROTOCOL_VERSIONS, bye, hello
+from referee.remote import RemoteBot
 
 from ...match import Fault, GameRecord, default_action, play_game
 from ...plugins import Registry

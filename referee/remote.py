@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .actions import Action
-from .bot import BotBase, Decision, GameInfo
-from .errors import BotCrashed, BotError, BotStalled, BotTimeout, ProtocolViolation
+from protocol.actions import Action
+from protocol.bot import BotBase, Decision, GameInfo
+from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ProtocolViolation
+from protocol.wire import PROTOCOL_VERSIONS, answers, bye, game_over, hello, hello_problems, new_game, request
+
 from .transport import Transport
-from .wire import PROTOCOL_VERSIONS, answers, bye, game_over, hello, hello_problems, new_game, request
 
 __all__ = ["RemoteBot", "LATENCY_GRACE"]
 

@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from .errors import BotCrashed, BotStalled, BotTimeout, ConfigError, ProtocolViolation
-from .wire import MAX_FRAME, FrameDecoder, pack
+from protocol.errors import BotCrashed, BotStalled, BotTimeout, ConfigError, ProtocolViolation
+from protocol.wire import MAX_FRAME, FrameDecoder, pack
 
 __all__ = ["Transport", "ProcessTransport", "MockTransport", "STDERR_CAP"]
 
