@@ -17,12 +17,12 @@ from pathlib import Path
 
 from protocol.bot import Bot
 from protocol.errors import BotError, BotTimeout
-from protocol.remote import RemoteBot
-from protocol.transport import ProcessTransport
+from referee.remote import RemoteBot
+from referee.transport import ProcessTransport
 
 from . import __version__
+from .clock import Clocked
 from .errors import ConfigError
-from .match import Clocked
 from .plugins import Registry
 from .sandbox import Sandbox
 from .terminal import printable

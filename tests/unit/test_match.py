@@ -18,10 +18,11 @@ from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
 from protocol.errors import BotStalled, BotTimeout, ProtocolViolation
 from referee.botspec import parse_spec
+from referee.clock import Clocked
 from referee.engine import Game, State
 from referee.errors import ConfigError
 from referee.games.durak import Durak, Kazaki
-from referee.match import Clocked, Fault, GameRecord, apply_policy, bot_seed, default_action, play_game
+from referee.match import Fault, GameRecord, apply_policy, bot_seed, default_action, play_game
 from referee.plugins import load_registry
 from referee.record import replay
 
