@@ -39,11 +39,13 @@ import numpy as np
 from tabulate import tabulate
 
 from referee.plugins import load_registry
-from tournaments.executor import GameWorker, LocalExecutor, TournamentConfig
+from tournaments.config import TournamentConfig
+from tournaments.local import LocalExecutor
 from tournaments.ratings import ELO, bootstrap, fit
 from tournaments.run import run_tournament
 from tournaments.schedule import schedule, schedule_size
 from tournaments.storage import Store
+from tournaments.worker import GameWorker
 
 GAME = "kazaki"
 SEATS = 3

@@ -9,7 +9,8 @@ from typing import Protocol
 
 from referee.engine import Game
 
-from .executor import Executor, TournamentConfig
+from .config import TournamentConfig
+from .executor import Executor
 from .ratings import LiveRatings
 from .schedule import schedule, schedule_size
 from .storage import FinishedGame, Store

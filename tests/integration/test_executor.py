@@ -1,4 +1,4 @@
-"""The local executor (tournaments/executor.py): worker processes, for real.
+"""The local executor (tournaments/local.py): worker processes, for real.
 
 Every scheduled game must come back exactly once and equal to the same game played inline, however the jobs
 were batched and whichever way the workers were started (forked from a single-threaded process, spawned when
@@ -24,10 +24,12 @@ from proctable import descendants, living
 
 from referee.errors import ExecutorError
 from referee.plugins import load_registry
-from tournaments.executor import GameWorker, LocalExecutor, TournamentConfig, start_method
+from tournaments.config import TournamentConfig
+from tournaments.local import LocalExecutor, start_method
 from tournaments.run import run_tournament
 from tournaments.schedule import Scheduled, schedule
 from tournaments.storage import FinishedGame, Store
+from tournaments.worker import GameWorker
 
 BOTS = ["heuristic", "random", "first"]
 DEADLINE = 60.0
@@ -87,7 +89,7 @@ def test_spawned_workers_when_other_threads_run(inline: dict[str, FinishedGame])
 
 
 def test_a_single_threaded_process_forks_its_workers() -> None:
-    code = "from tournaments.executor import start_method; print(start_method())"
+    code = "from tournaments.local import start_method; print(start_method())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=DEADLINE)
     assert out.stdout.strip() == ("fork" if sys.platform == "linux" else "spawn"), out.stderr
 
@@ -213,7 +215,8 @@ def test_terminate_stops_busy_workers_and_their_bot_processes() -> None:
 DRIVER = textwrap.dedent("""
     import json, sys
     from referee.plugins import load_registry
-    from tournaments.executor import LocalExecutor, TournamentConfig
+    from tournaments.config import TournamentConfig
+    from tournaments.local import LocalExecutor
     from tournaments.schedule import schedule
 
     game, seats, games, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

@@ -1,0 +1,55 @@
+"""Playing a tournament's games in one process: :class:`GameWorker` builds each entrant's bot once and reuses
+it (and the bot process behind it) across games. Every executor plays its games through one."""
+
+from __future__ import annotations
+
+from protocol.bot import Bot
+from referee.botspec import BotSpec, parse_spec
+from referee.match import play_game
+from referee.plugins import load_registry
+from referee.record import record_to_dict
+from referee.sandbox import Sandbox
+
+from .config import TournamentConfig
+from .schedule import Scheduled
+from .storage import FinishedGame
+
+__all__ = ["GameWorker"]
+
+
+class GameWorker:
+    """Plays scheduled games of one tournament; bots are made once and reused."""
+
+    def __init__(self, config: TournamentConfig, sandbox: Sandbox | None = None) -> None:
+        self.config = config
+        self.sandbox = sandbox  # how program bots are started (None: as they are)
+        self.registry = load_registry()
+        self.game = self.registry.game(config.game)
+        self.specs: list[BotSpec] = [parse_spec(spec, self.registry) for spec in config.specs]
+        self.bots: dict[int, Bot] = {}
+
+    def _bot(self, entrant: int) -> Bot:
+        if entrant not in self.bots:
+            self.bots[entrant] = self.specs[entrant].make(self.registry,
+                                                          move_time=self.config.move_time_ms / 1000,
+                                                          sandbox=self.sandbox)
+        return self.bots[entrant]
+
+    def play(self, job: Scheduled) -> FinishedGame:
+        bots = [self._bot(e) for e in job.seating]
+        record = play_game(self.game, bots, seed=job.seed, options=self.config.options,
+                           policy=self.config.policy)
+        faulted = {f.seat for f in record.faults}
+        stderr = {str(s): text for s, text in record.stderr.items() if s in faulted}
+        data = record_to_dict(record)
+        data["bots"] = [self.config.entrants[e] for e in job.seating]
+        data.pop("stderr", None)
+        return FinishedGame.encode(job.seq, job.key, job.seed, data["bots"], data, stderr)
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            try:
+                bot.close()
+            except Exception:  # noqa: BLE001 - closing must reach every bot
+                pass
+        self.bots.clear()
