@@ -20,7 +20,7 @@ from .botspec import cannot_play, parse_spec
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
-from .cli_common import cli_registry, one_line_errors, print_json
+from .cli_common import cli_registry, print_json
 from .errors import ConfigError
 from .plugins import Registry
 from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
@@ -75,53 +75,52 @@ def check(
 
     Example: referee check 'cmd:node bots/examples/js/bot.js' --seed 1
     """
-    with one_line_errors():
-        selected = select(cases)
-        if list_only:
-            for line in list_cases(selected):
-                typer.echo(line)
-            return
-        if spec is None:
-            raise ConfigError("referee check needs a bot SPEC, like 'cmd:python3 mybot.py' (or --list)")
-        if report is not None and not (report.parent.is_dir() and os.access(report.parent, os.W_OK)):
-            raise ConfigError(f"cannot write the report to {report}: its folder does not exist or is not writable")
-        registry = cli_registry()
-        argv, name = program_for(spec, registry)
-        for game_id in game:
-            registry.game(game_id)  # an unknown game is a usage error, before anything starts
-        confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
-        confined = confined.with_hidden([report.resolve()] if report is not None else [])
-        drawn = seed is None
-        if seed is None:
-            seed = secrets.randbits(32)
+    selected = select(cases)
+    if list_only:
+        for line in list_cases(selected):
+            typer.echo(line)
+        return
+    if spec is None:
+        raise ConfigError("referee check needs a bot SPEC, like 'cmd:python3 mybot.py' (or --list)")
+    if report is not None and not (report.parent.is_dir() and os.access(report.parent, os.W_OK)):
+        raise ConfigError(f"cannot write the report to {report}: its folder does not exist or is not writable")
+    registry = cli_registry()
+    argv, name = program_for(spec, registry)
+    for game_id in game:
+        registry.game(game_id)  # an unknown game is a usage error, before anything starts
+    confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
+    confined = confined.with_hidden([report.resolve()] if report is not None else [])
+    drawn = seed is None
+    if seed is None:
+        seed = secrets.randbits(32)
 
-        def echo(line: str) -> None:
-            typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
+    def echo(line: str) -> None:
+        typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
 
-        start = time.monotonic()
-        session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen)
-        session.discover(game)
-        if session.start_failure is not None:  # a program that ends before its hello: one line, no case run
-            raise ConfigError(cannot_play(spec, *session.start_failure))
-        if drawn:
-            typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
-        header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict)
-        for line in header.lines():
-            echo(line)
-        results = run_cases(session, selected, Tree(echo))
-        seconds = time.monotonic() - start
-        for line in failures(results, header, session):
-            echo(line)
-        data = report_json(results, header, session, seconds)
-        if report is not None:
-            try:
-                report.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise ConfigError(f"cannot write the report to {report}: {exc.strerror or exc}") from None
-            echo(f"report: {report}")
-        echo(summary_line(results, seconds, strict=strict))
-        if json_out:
-            print_json(data)
+    start = time.monotonic()
+    session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen)
+    session.discover(game)
+    if session.start_failure is not None:  # a program that ends before its hello: one line, no case run
+        raise ConfigError(cannot_play(spec, *session.start_failure))
+    if drawn:
+        typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
+    header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict)
+    for line in header.lines():
+        echo(line)
+    results = run_cases(session, selected, Tree(echo))
+    seconds = time.monotonic() - start
+    for line in failures(results, header, session):
+        echo(line)
+    data = report_json(results, header, session, seconds)
+    if report is not None:
+        try:
+            report.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot write the report to {report}: {exc.strerror or exc}") from None
+        echo(f"report: {report}")
+    echo(summary_line(results, seconds, strict=strict))
+    if json_out:
+        print_json(data)
     code = exit_code(results, strict=strict)
     if code:
         raise typer.Exit(code)

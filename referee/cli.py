@@ -1,7 +1,8 @@
-"""The command line: ``referee games``, ``referee bots``, ``referee play``, ``referee replay``.
+"""The command line: ``referee games``, ``referee bots``, ``referee play``, ``referee replay`` and ``referee check``;
+plugins add theirs (``referee tournament``: ``tournaments/cli.py``) through the ``register_commands`` hook.
 
-Every command maps the project's errors to one line on stderr and exit code 2; ``--json`` outputs are
-public contracts (docs/CLI.md).
+The root group (``cli_common.RefereeGroup``) maps the project's errors to one line on stderr and exit code 2;
+``--json`` outputs are public contracts (docs/CLI.md).
 """
 
 from __future__ import annotations
@@ -18,17 +19,17 @@ from tabulate import tabulate
 
 from .botspec import check_supports, parse_spec
 from .check_cli import check
-from .cli_common import MAX_MS, ON_FAULT_HELP, Command, cli_registry, one_line_errors, parse_options, print_json
+from .cli_common import MAX_MS, ON_FAULT_HELP, Command, RefereeGroup, cli_registry, parse_options, print_json
 from .engine import Game, State
 from .errors import ConfigError
 from .match import POLICIES, GameRecord, check_policy, play_game
 from .record import read_record, replay, write_record
 from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
 from .terminal import printable
-from .tournament_cli import app as tournament_app
 
 app = typer.Typer(
     name="referee",
+    cls=RefereeGroup,
     help="Referee and tournament runner for bots that play Russian card games.",
     no_args_is_help=True,
     add_completion=False,
@@ -43,40 +44,38 @@ app = typer.Typer(
 @app.command(cls=Command)
 def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the games, their seat ranges, teams and options with defaults."""
-    with one_line_errors():
-        registry = cli_registry()
-        rows = []
-        for _, entry in sorted(registry.games.items()):
-            rows.append({**entry.game.describe(), "source": {"package": entry.source.package,
-                                                            "version": entry.source.version}})
-        if json_out:
-            print_json({"games": rows})
-            return
-        table = [
-            [r["id"], f"{r['min_seats']}-{r['max_seats']}", "yes" if r["teams"] else "no",
-             ", ".join(f"{o['name']}={json.dumps(o['default'])}" for o in r["options"]) or "-",
-             f"{r['source']['package']} {r['source']['version']}", r["title"]]
-            for r in rows
-        ]
-        typer.echo(tabulate(table, headers=["game", "seats", "teams", "options (defaults)", "source", "title"]))
+    registry = cli_registry()
+    rows = []
+    for _, entry in sorted(registry.games.items()):
+        rows.append({**entry.game.describe(), "source": {"package": entry.source.package,
+                                                        "version": entry.source.version}})
+    if json_out:
+        print_json({"games": rows})
+        return
+    table = [
+        [r["id"], f"{r['min_seats']}-{r['max_seats']}", "yes" if r["teams"] else "no",
+         ", ".join(f"{o['name']}={json.dumps(o['default'])}" for o in r["options"]) or "-",
+         f"{r['source']['package']} {r['source']['version']}", r["title"]]
+        for r in rows
+    ]
+    typer.echo(tabulate(table, headers=["game", "seats", "teams", "options (defaults)", "source", "title"]))
 
 
 @app.command(cls=Command)
 def bots(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the registered bots, the games they support and where they come from."""
-    with one_line_errors():
-        registry = cli_registry()
-        rows: list[dict[str, Any]] = [
-            {"name": e.name, "description": e.description, "games": list(e.games) if e.games is not None else None,
-             "source": {"package": e.source.package, "version": e.source.version}}
-            for _, e in sorted(registry.bots.items())
-        ]
-        if json_out:
-            print_json({"bots": rows})
-            return
-        table = [[r["name"], ", ".join(r["games"]) if r["games"] is not None else "all",
-                  f"{r['source']['package']} {r['source']['version']}", r["description"]] for r in rows]
-        typer.echo(tabulate(table, headers=["bot", "games", "source", "description"]))
+    registry = cli_registry()
+    rows: list[dict[str, Any]] = [
+        {"name": e.name, "description": e.description, "games": list(e.games) if e.games is not None else None,
+         "source": {"package": e.source.package, "version": e.source.version}}
+        for _, e in sorted(registry.bots.items())
+    ]
+    if json_out:
+        print_json({"bots": rows})
+        return
+    table = [[r["name"], ", ".join(r["games"]) if r["games"] is not None else "all",
+              f"{r['source']['package']} {r['source']['version']}", r["description"]] for r in rows]
+    typer.echo(tabulate(table, headers=["bot", "games", "source", "description"]))
 
 
 # ------------------------------------------------------------------------------------------- play/replay
@@ -176,47 +175,46 @@ def play(
 
     Example: referee play durak --bot heuristic --bot random --seed 7 --verbose
     """
-    with one_line_errors():
-        registry = cli_registry()
-        chosen = registry.game(game)
-        options = parse_options(option)
-        chosen.configure(options)
-        if not chosen.min_seats <= len(bot) <= chosen.max_seats:
-            raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
-                              f"seat), got {len(bot)}")
-        specs = [parse_spec(spec, registry) for spec in bot]
-        check_policy(on_fault)
-        if not 0 <= dealer < len(bot):
-            raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
-        if record is not None and not (record.parent.is_dir() and os.access(record.parent, os.W_OK)):
-            raise ConfigError(f"cannot write the record to {record}: its folder does not exist or is not writable")
-        confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
-                    .with_hidden([record.resolve()] if record else [])
-                    if any(spec.argv is not None for spec in specs) else None)
-        players = []
-        try:
-            for spec in specs:
-                players.append(spec.make(registry, move_time=move_time / 1000, time_bank=time_bank / 1000,
-                                         sandbox=confined))
-                check_supports(players[-1], spec, game)
-        except BaseException:
-            for player in players:
-                player.close()
-            raise
-        if seed is None:  # 64 bits: a bot that sees its hand cannot search the seeds that deal it
-            seed = secrets.randbits(64)
-            typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
-        out = sys.stderr if json_out else sys.stdout
-        try:
-            result = play_game(chosen, players, seed=seed, options=options, dealer=dealer, policy=on_fault,
-                               listener=_narrator(chosen, out) if verbose else None)
-        finally:
-            for player in players:
-                player.close()
-        ran = "on" if confined is not None and confined.enabled else "off"  # in-process bots: never sandboxed
-        _print_result(result, chosen, json_out, ran)  # first: a record that cannot be written does not lose it
-        if record:
-            write_record(result, record)
+    registry = cli_registry()
+    chosen = registry.game(game)
+    options = parse_options(option)
+    chosen.configure(options)
+    if not chosen.min_seats <= len(bot) <= chosen.max_seats:
+        raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
+                          f"seat), got {len(bot)}")
+    specs = [parse_spec(spec, registry) for spec in bot]
+    check_policy(on_fault)
+    if not 0 <= dealer < len(bot):
+        raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
+    if record is not None and not (record.parent.is_dir() and os.access(record.parent, os.W_OK)):
+        raise ConfigError(f"cannot write the record to {record}: its folder does not exist or is not writable")
+    confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
+                .with_hidden([record.resolve()] if record else [])
+                if any(spec.argv is not None for spec in specs) else None)
+    players = []
+    try:
+        for spec in specs:
+            players.append(spec.make(registry, move_time=move_time / 1000, time_bank=time_bank / 1000,
+                                     sandbox=confined))
+            check_supports(players[-1], spec, game)
+    except BaseException:
+        for player in players:
+            player.close()
+        raise
+    if seed is None:  # 64 bits: a bot that sees its hand cannot search the seeds that deal it
+        seed = secrets.randbits(64)
+        typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
+    out = sys.stderr if json_out else sys.stdout
+    try:
+        result = play_game(chosen, players, seed=seed, options=options, dealer=dealer, policy=on_fault,
+                           listener=_narrator(chosen, out) if verbose else None)
+    finally:
+        for player in players:
+            player.close()
+    ran = "on" if confined is not None and confined.enabled else "off"  # in-process bots: never sandboxed
+    _print_result(result, chosen, json_out, ran)  # first: a record that cannot be written does not lose it
+    if record:
+        write_record(result, record)
 
 
 @app.command("replay", cls=Command)
@@ -226,13 +224,12 @@ def replay_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
 ) -> None:
     """Re-play a game record and print its result; a record that does not replay is an error."""
-    with one_line_errors():
-        registry = cli_registry()
-        stored = read_record(file)
-        game = registry.game(stored.game)
-        out = sys.stderr if json_out else sys.stdout
-        replayed = replay(stored, registry.game, listener=_narrator(game, out) if verbose else None)
-        _print_result(replayed, game, json_out)
+    registry = cli_registry()
+    stored = read_record(file)
+    game = registry.game(stored.game)
+    out = sys.stderr if json_out else sys.stdout
+    replayed = replay(stored, registry.game, listener=_narrator(game, out) if verbose else None)
+    _print_result(replayed, game, json_out)
 
 
 def _version(value: bool) -> None:
@@ -256,7 +253,6 @@ def _main(
     """Referee and tournament runner for bots that play Russian card games."""
 
 
-app.add_typer(tournament_app, name="tournament")
 app.command("check", cls=Command)(check)
 
 

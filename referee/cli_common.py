@@ -1,7 +1,9 @@
 """What every command of the command line shares: errors as one line, the registry, JSON, KEY=VALUE options.
 
-``referee/cli.py`` (games, bots, play, replay), ``tournament_cli.py`` and ``check_cli.py`` all use these, and
-``cli.py`` mounts the other two; this module keeps them out of an import cycle.
+:class:`RefereeGroup` is the root of the command line: it holds the one :class:`CliContext` (the plugin registry,
+loaded once, its warnings said once), mounts the commands plugins register (``referee tournament`` is one, from
+``tournaments.plugin``), and maps every error of the project to one line and exit code 2, once for all commands.
+``referee/cli.py`` (games, bots, play, replay), ``check_cli.py`` and ``tournaments/cli.py`` use these.
 """
 
 from __future__ import annotations
@@ -14,15 +16,19 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
+import typer.main
 from tabulate import tabulate, tabulate_formats
-from typer.core import TyperArgument, TyperCommand
+from typer import _click as click  # typer (0.29 on) vendors click: its Context and Command types
+from typer._click.globals import get_current_context
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from .errors import ConfigError, RefereeError
 from .plugins import Registry, load_registry
 from .terminal import printable
 
-__all__ = ["Command", "ON_FAULT_HELP", "TABLE_FORMATS", "check_format", "cli_registry", "format_table",
-           "interrupt_said", "one_line_errors", "parse_options", "print_json", "say_interrupted", "warn"]
+__all__ = ["CliContext", "Command", "ON_FAULT_HELP", "RefereeGroup", "TABLE_FORMATS", "check_format", "cli_registry",
+           "command_tree", "format_table", "interrupt_said", "one_line_errors", "parse_options", "print_json",
+           "say_interrupted", "warn"]
 
 #: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
 MAX_MS = 2**31 - 1
@@ -107,12 +113,89 @@ def warn(line: str) -> None:
     typer.echo(f"referee: warning: {line}", err=True)
 
 
+class CliContext:
+    """What one run of the command line shares (``ctx.obj`` of the root): the plugin registry, loaded when first
+    asked for, with the plugins that failed to load said once, as warnings."""
+
+    def __init__(self, builtin_commands: Sequence[str] = ()) -> None:
+        self.builtin_commands = tuple(builtin_commands)
+        self._registry: Registry | None = None
+
+    @property
+    def registry(self) -> Registry:
+        if self._registry is None:
+            self._registry = load_registry(commands=True, reserved=self.builtin_commands)
+            for error in self._registry.errors:
+                warn(str(error))
+        return self._registry
+
+
+class RefereeGroup(TyperGroup):
+    """The root command: its own commands, then those plugins register; every error of the project raised by any
+    of them is one line and exit code 2 (:func:`one_line_errors`), here and nowhere else."""
+
+    def _context(self, ctx: click.Context) -> CliContext | None:
+        """The run's CliContext, made on first use when the root context has none (a caller's own obj stays)."""
+        root = ctx.find_root()
+        if root.obj is None:
+            root.obj = CliContext(list(self.commands))
+        return root.obj if isinstance(root.obj, CliContext) else None
+
+    def _plugin_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        obj = self._context(ctx)
+        if obj is None:
+            return None
+        with one_line_errors():  # loading the registry says its warnings; it raises nothing of its own
+            entry = obj.registry.commands.get(name)
+        if entry is None:
+            return None
+        command = entry.command
+        if isinstance(command, typer.Typer):
+            command = typer.main.get_command(command)
+        if not isinstance(command, click.Command):
+            return None
+        command.name = name
+        return command
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        obj = self._context(ctx)
+        plugins = sorted(obj.registry.commands) if obj is not None else []
+        return [*super().list_commands(ctx), *(n for n in plugins if n not in self.commands)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, cmd_name) or self._plugin_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with one_line_errors():
+            return super().invoke(ctx)
+
+
+def command_tree(root: click.Command) -> dict[tuple[str, ...], click.Command]:
+    """Every command under ``root`` by its path (``()`` is ``root``; plugins' commands included), for the help
+    and documentation checks."""
+    tree: dict[tuple[str, ...], click.Command] = {}
+
+    def walk(command: click.Command, path: tuple[str, ...], parent: click.Context | None) -> None:
+        tree[path] = command
+        if isinstance(command, TyperGroup):
+            ctx = click.Context(command, info_name=path[-1] if path else "referee", parent=parent)
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if sub is not None:
+                    walk(sub, (*path, name), ctx)
+
+    walk(root, (), None)
+    return tree
+
+
 def cli_registry() -> Registry:
-    """The plugin registry; plugins that failed to load are warnings on stderr."""
-    loaded = load_registry()
-    for error in loaded.errors:
-        warn(str(error))
-    return loaded
+    """The plugin registry of this run of the command line (loaded once; failed plugins are warnings on stderr);
+    outside a command line, a fresh one."""
+    ctx = get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    if isinstance(obj, CliContext):
+        return obj.registry
+    return CliContext().registry
 
 
 def print_json(data: Any) -> None:

@@ -34,3 +34,13 @@ def register_bots(register: Callable[..., None]) -> None:
     ``factory()`` returns a new bot (``protocol.bot.Bot``); ``games`` lists the game ids the bot supports
     (None: every game). Every implementation is called; the return value is ignored.
     """
+
+
+@hookspec
+def register_commands(register: Callable[..., None]) -> None:
+    """Register commands of the ``referee`` command line: call ``register(command, name=NAME)`` with a
+    ``typer.Typer`` (a group of commands) or a click command; ``referee NAME`` then runs it, with the errors of
+    the project shown as one line (exit code 2) like every built-in command's. A name taken by a built-in command
+    or by another plugin is an error reported with the plugin's name. Called only by the command line, so import
+    the command's module inside the implementation: games and bots load without it.
+    """

@@ -8,6 +8,7 @@ plugin that fails to import or to register is reported by name in ``Registry.err
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -23,10 +24,11 @@ from . import __version__, hookspecs
 from .engine import Game
 from .errors import ConfigError, PluginError
 
-__all__ = ["DEFAULT_PLUGINS", "BotEntry", "GameEntry", "Registry", "load_registry", "make_plugin_manager"]
+__all__ = ["DEFAULT_PLUGINS", "BotEntry", "CommandEntry", "GameEntry", "Registry", "load_registry",
+           "make_plugin_manager"]
 
 #: The built-in plugins, registered through the same hooks as third-party ones.
-DEFAULT_PLUGINS = ("referee.games.plugin", "bots.plugin")
+DEFAULT_PLUGINS = ("referee.games.plugin", "bots.plugin", "tournaments.plugin")
 
 
 @dataclass(frozen=True)
@@ -58,11 +60,22 @@ class BotEntry:
         return self.games is None or game_id in self.games
 
 
+@dataclass(frozen=True)
+class CommandEntry:
+    """A command of the command line a plugin registered: a ``typer.Typer`` or a click command."""
+
+    name: str
+    command: Any
+    source: Source
+
+
 @dataclass
 class Registry:
     games: dict[str, GameEntry] = field(default_factory=dict)
     bots: dict[str, BotEntry] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: commands registered by plugins (only when loaded with ``commands=True``, as the command line does)
+    commands: dict[str, CommandEntry] = field(default_factory=dict)
 
     def game(self, game_id: str) -> Game:
         """The game with this id; :class:`ConfigError` listing the known ones otherwise."""
@@ -91,10 +104,12 @@ def _entry_points() -> Iterable[metadata.EntryPoint]:
 
 
 def load_registry(*, builtins: Iterable[str] = DEFAULT_PLUGINS, entry_points: bool = True,
-                  extra: Iterable[Any] = ()) -> Registry:
+                  extra: Iterable[Any] = (), commands: bool = False, reserved: Iterable[str] = ()) -> Registry:
     """Load every plugin and collect what it registers.
 
     ``extra`` are plugin objects registered directly (tests use this instead of installing packages).
+    ``commands``: also collect the command-line commands (``register_commands``), whose names may not be
+    one of ``reserved`` (the built-in commands).
     """
     registry = Registry()
     pm = make_plugin_manager()
@@ -132,6 +147,9 @@ def load_registry(*, builtins: Iterable[str] = DEFAULT_PLUGINS, entry_points: bo
         source = sources.get(name, builtin_source)
         _call(registry, pm, plugin, name, "register_games", _game_registrar(registry, source))
         _call(registry, pm, plugin, name, "register_bots", _bot_registrar(registry, source))
+        if commands:
+            _call(registry, pm, plugin, name, "register_commands",
+                  _command_registrar(registry, source, frozenset(reserved)))
     return registry
 
 
@@ -180,5 +198,18 @@ def _bot_registrar(registry: Registry, source: Source) -> Callable[..., None]:
             raise PluginError(f"bot {name!r} is already registered by {registry.bots[name].source}")
         registry.bots[name] = BotEntry(name, factory, description, tuple(games) if games is not None else None,
                                        source)
+
+    return register
+
+
+def _command_registrar(registry: Registry, source: Source, reserved: frozenset[str]) -> Callable[..., None]:
+    def register(command: Any, *, name: str) -> None:
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
+            raise PluginError(f"command name {name!r} is not valid (lower-case letters, digits, '-' and '_')")
+        if name in reserved:
+            raise PluginError(f"command {name!r} is a built-in command of referee")
+        if name in registry.commands:
+            raise PluginError(f"command {name!r} is already registered by {registry.commands[name].source}")
+        registry.commands[name] = CommandEntry(name, command, source)
 
     return register

@@ -17,6 +17,7 @@ import pytest
 import typer
 
 from referee.cli import app
+from referee.cli_common import command_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ["docs/CLI.md", "docs/TOURNAMENTS.md", "docs/CHECK.md"]
@@ -91,10 +92,9 @@ def documented(line: str) -> tuple[list[str], dict[str, str | None]]:
 
 def declared(path: list[str]) -> dict[str, str | None]:
     """{option: metavar or None} of a command, as typer declares it (every long name, --help aside)."""
-    command: Any = typer.main.get_command(app)  # typer's own (vendored) click command
-    for name in path:
-        assert name in getattr(command, "commands", {}), f"no command {' '.join(path)}"
-        command = command.commands[name]
+    tree = command_tree(typer.main.get_command(app))  # typer's own (vendored) click commands, plugins' too
+    assert tuple(path) in tree, f"no command {' '.join(path)}"
+    command: Any = tree[tuple(path)]
     options: dict[str, str | None] = {}
     for param in command.params:
         if param.param_type_name != "option":

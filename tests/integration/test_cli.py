@@ -20,6 +20,7 @@ import typer
 from typer.testing import CliRunner
 
 from referee.cli import app
+from referee.cli_common import command_tree
 
 PLAY = ["play", "durak", "--bot", "random", "--bot", "first"]
 
@@ -346,15 +347,7 @@ def test_version_is_the_package_version(script: str) -> None:
     assert proc.stdout == f"referee {version('referee')}\n"
 
 
-def _commands(command: Any, path: list[str]) -> list[list[str]]:
-    """Every command and subcommand of the CLI, as argument lists (the group itself first)."""
-    found = [path]
-    for name, sub in sorted(getattr(command, "commands", {}).items()):
-        found += _commands(sub, [*path, name])
-    return found
-
-
-COMMANDS = _commands(typer.main.get_command(app), [])
+COMMANDS = sorted(list(path) for path in command_tree(typer.main.get_command(app)))  # plugins' commands too
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "referee")

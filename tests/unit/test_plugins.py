@@ -130,11 +130,49 @@ def test_nothing_is_special_cased_without_the_builtin_plugins() -> None:
 
 
 def test_each_builtin_plugin_registers_its_own_part() -> None:
-    assert DEFAULT_PLUGINS == ("referee.games.plugin", "bots.plugin")
-    games_only = load_registry(builtins=("referee.games.plugin",), entry_points=False)
-    assert set(games_only.games) == BUILTIN_GAMES and games_only.bots == {}
-    bots_only = load_registry(builtins=("bots.plugin",), entry_points=False)
-    assert bots_only.games == {} and set(bots_only.bots) == BUILTIN_BOTS
+    assert DEFAULT_PLUGINS == ("referee.games.plugin", "bots.plugin", "tournaments.plugin")
+    games_only = load_registry(builtins=("referee.games.plugin",), entry_points=False, commands=True)
+    assert set(games_only.games) == BUILTIN_GAMES and games_only.bots == {} and games_only.commands == {}
+    bots_only = load_registry(builtins=("bots.plugin",), entry_points=False, commands=True)
+    assert bots_only.games == {} and set(bots_only.bots) == BUILTIN_BOTS and bots_only.commands == {}
+    commands_only = load_registry(builtins=("tournaments.plugin",), entry_points=False, commands=True)
+    assert (commands_only.games, commands_only.bots, set(commands_only.commands)) == ({}, {}, {"tournament"})
+
+
+def test_commands_are_collected_only_when_asked() -> None:
+    """Workers load the registry for games and bots: the command line's modules are not imported for them."""
+    assert load_registry(entry_points=False).commands == {}
+    assert set(load_registry(entry_points=False, commands=True).commands) == {"tournament"}
+
+
+class _CommandPlugin:
+    """A plugin that registers a command under each of the given names."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+        self.__name__ = f"commands-{'-'.join(names)}"
+
+    @hookimpl
+    def register_commands(self, register):  # type: ignore[no-untyped-def]
+        import typer
+
+        for name in self.names:
+            sub = typer.Typer()
+            sub.command()(lambda: None)
+            register(sub, name=name)
+
+
+@pytest.mark.parametrize(("names", "error"), [
+    (("play",), "'play' is a built-in command of referee"),
+    (("tournament",), "'tournament' is already registered by referee"),
+    (("Bad Name",), "command name 'Bad Name' is not valid"),
+])
+def test_a_command_name_taken_or_bad_is_the_plugins_error(names: tuple[str, ...], error: str) -> None:
+    registry = load_registry(entry_points=False, extra=[_CommandPlugin(*names)], commands=True,
+                             reserved=("play",))
+    assert len(registry.errors) == 1 and error in registry.errors[0], registry.errors
+    assert registry.errors[0].startswith(f"plugin 'commands-{names[0]}'")
+    assert set(registry.commands) == {"tournament"}  # the built-in plugin's command stays
 
 
 def test_registries_are_independent() -> None:

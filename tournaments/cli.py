@@ -12,38 +12,38 @@ from typing import Any
 
 import typer
 
-from tournaments.executor import LocalExecutor, TournamentConfig
-from tournaments.report import Report, build_report
-from tournaments.run import Progress, run_tournament
-from tournaments.schedule import schedule_size
-from tournaments.storage import Store
-from tournaments.verify import Ticker
-from tournaments.verify import verify as verify_store
-
-from .botspec import check_supports, parse_spec
-from .cli_common import (
+from referee.botspec import check_supports, parse_spec
+from referee.cli_common import (
     MAX_MS,
     ON_FAULT_HELP,
     Command,
     check_format,
     cli_registry,
     format_table,
-    one_line_errors,
     parse_options,
     print_json,
     say_interrupted,
     warn,
 )
-from .errors import ConfigError, ExecutorError
-from .match import POLICIES, check_policy
-from .plugins import Registry
-from .record import record_from_dict, record_text, write_record
-from .sandbox import Sandbox, probe
-from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
-from .terminal import printable
+from referee.errors import ConfigError, ExecutorError
+from referee.match import POLICIES, check_policy
+from referee.plugins import Registry
+from referee.record import record_from_dict, record_text, write_record
+from referee.sandbox import Sandbox, probe
+from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
+from referee.terminal import printable
+
+from .config import TournamentConfig
+from .local import LocalExecutor
+from .report import Report, build_report
+from .run import Progress, run_tournament
+from .schedule import schedule_size
+from .storage import Store
+from .verify import Ticker
+from .verify import verify as verify_store
 
 app = typer.Typer(help="Round-robin tournaments: every table of the field, every seat rotation, rating tables.",
-                  no_args_is_help=True, rich_markup_mode=None)
+                  no_args_is_help=True, rich_markup_mode=None, add_completion=False)
 
 DEFAULT_DB = Path("tournament.db")
 DEFAULT_GAMES = 1000
@@ -82,7 +82,7 @@ class _Reporter:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             # No auto-refresh: that is a thread, and worker processes are forked from this one (see
-            # tournaments/executor.py); the bar is redrawn from the progress callback instead.
+            # tournaments/local.py); the bar is redrawn from the progress callback instead.
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                 TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[leader]}"),
                                 console=Console(stderr=True), transient=True, redirect_stdout=False,
@@ -289,42 +289,41 @@ def run(
     Every K-subset of the entrants plays every seat rotation, N deals each; results go to --db as they finish.
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
     """
-    with one_line_errors():
-        check_format(fmt)
-        registry = cli_registry()
-        chosen = registry.game(game)
-        options = chosen.configure(parse_options(option))
-        specs = list(bot) or sorted(n for n, e in registry.bots.items() if e.supports(game))
-        if len(specs) < 2 and not bot:
-            raise ConfigError(f"fewer than two registered bots play {game}; name the entrants with --bot")
-        names = entrant_names(specs, registry)
-        for spec in specs:
-            entry = registry.bots.get(spec)
-            if entry is not None and not entry.supports(game):
-                raise ConfigError(f"bot {spec!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
-        k = seats if seats is not None else min(max(len(specs), chosen.min_seats), chosen.max_seats)
-        chosen.check_seats(k)
-        if k > len(specs):
-            raise ConfigError(f"{k} seats need at least {k} entrants, got {len(specs)} (list a bot twice for "
-                              f"self-play)")
-        check_policy(on_fault)
-        programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
-        confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
-                    else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
-        _check_programs(specs, registry, game, move_time, confined.with_hidden(_hidden(db)))
-        config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
-                                  duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
-                                  extra={"sandbox": confined.settings()})
-        if seed is None:
-            config = _secret_seed(db, config)
-        total = schedule_size(len(names), k, games, chosen.teams(k))
-        with Store(db, create=True) as store:
-            store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
-            typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
-                       f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
-                       err=True)
-            _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db)))
-            print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(config.to_dict()))
+    check_format(fmt)
+    registry = cli_registry()
+    chosen = registry.game(game)
+    options = chosen.configure(parse_options(option))
+    specs = list(bot) or sorted(n for n, e in registry.bots.items() if e.supports(game))
+    if len(specs) < 2 and not bot:
+        raise ConfigError(f"fewer than two registered bots play {game}; name the entrants with --bot")
+    names = entrant_names(specs, registry)
+    for spec in specs:
+        entry = registry.bots.get(spec)
+        if entry is not None and not entry.supports(game):
+            raise ConfigError(f"bot {spec!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
+    k = seats if seats is not None else min(max(len(specs), chosen.min_seats), chosen.max_seats)
+    chosen.check_seats(k)
+    if k > len(specs):
+        raise ConfigError(f"{k} seats need at least {k} entrants, got {len(specs)} (list a bot twice for "
+                          f"self-play)")
+    check_policy(on_fault)
+    programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
+    confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
+                else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
+    _check_programs(specs, registry, game, move_time, confined.with_hidden(_hidden(db)))
+    config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
+                              duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
+                              extra={"sandbox": confined.settings()})
+    if seed is None:
+        config = _secret_seed(db, config)
+    total = schedule_size(len(names), k, games, chosen.teams(k))
+    with Store(db, create=True) as store:
+        store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
+        typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
+                   f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
+                   err=True)
+        _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db)))
+        print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(config.to_dict()))
 
 
 @app.command(cls=Command)
@@ -367,25 +366,24 @@ def games(
 
     A game's key names it for 'referee tournament record DB KEY', which prints its record for 'referee replay'.
     """
-    with one_line_errors():
-        check_format(fmt)
-        with Store(db, create=False, readonly=True) as store:
-            config = store.config()
-            if config is None:
-                raise ConfigError(f"{db} holds no tournament")
-            if bot is not None and bot not in config["entrants"]:
-                raise ConfigError(f"no entrant {bot!r} in {db} (entrants: {', '.join(config['entrants'])})")
-            rows = [row for row in store.games()
-                    if (bot is None or bot in row.seating) and (not faults or row.faults)]
-        if json_out:
-            print_json({"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": r.seating,
-                                        "places": r.places, "decisions": r.decisions, "faults": r.faults}
-                                       for r in rows]})
-            return
-        table_rows = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
-                       "; ".join(f"seat {f['seat']} {f['kind']}" for f in r.faults) or "-"] for r in rows]
-        typer.echo(format_table(table_rows, ["key", "bots (by seat)", "places", "decisions", "faults"], fmt))
-        typer.echo(f"{len(rows)} games", err=True)
+    check_format(fmt)
+    with Store(db, create=False, readonly=True) as store:
+        config = store.config()
+        if config is None:
+            raise ConfigError(f"{db} holds no tournament")
+        if bot is not None and bot not in config["entrants"]:
+            raise ConfigError(f"no entrant {bot!r} in {db} (entrants: {', '.join(config['entrants'])})")
+        rows = [row for row in store.games()
+                if (bot is None or bot in row.seating) and (not faults or row.faults)]
+    if json_out:
+        print_json({"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": r.seating,
+                                    "places": r.places, "decisions": r.decisions, "faults": r.faults}
+                                   for r in rows]})
+        return
+    table_rows = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
+                   "; ".join(f"seat {f['seat']} {f['kind']}" for f in r.faults) or "-"] for r in rows]
+    typer.echo(format_table(table_rows, ["key", "bots (by seat)", "places", "decisions", "faults"], fmt))
+    typer.echo(f"{len(rows)} games", err=True)
 
 
 @app.command(cls=Command)
@@ -400,18 +398,17 @@ def record(
 
     Example: referee tournament record tournament.db t0.d3.r1 -o game.json && referee replay game.json -v
     """
-    with one_line_errors():
-        with Store(db, create=False, readonly=True) as store:
-            if store.config() is None:
-                raise ConfigError(f"{db} holds no tournament")
-            data = store.record(key)
-        if data is None:
-            raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")
-        stored = record_from_dict(data)  # a damaged row is a RecordError here, not a file replay chokes on
-        if out is None:
-            typer.echo(record_text(stored), nl=False)
-        else:
-            write_record(stored, out)
+    with Store(db, create=False, readonly=True) as store:
+        if store.config() is None:
+            raise ConfigError(f"{db} holds no tournament")
+        data = store.record(key)
+    if data is None:
+        raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")
+    stored = record_from_dict(data)  # a damaged row is a RecordError here, not a file replay chokes on
+    if out is None:
+        typer.echo(record_text(stored), nl=False)
+    else:
+        write_record(stored, out)
 
 
 @app.command(cls=Command)
@@ -424,10 +421,9 @@ def verify(
     Names each row that does not (its key and what differs) and exits 1; exits 0 when every row agrees.
     Example: referee tournament verify tournament.db
     """
-    with one_line_errors():
-        registry = cli_registry()
-        with Store(db, create=False, readonly=True) as store:  # verify only reads
-            checked = verify_store(store, registry.game, Ticker(lambda line: typer.echo(line, err=True)))
+    registry = cli_registry()
+    with Store(db, create=False, readonly=True) as store:  # verify only reads
+        checked = verify_store(store, registry.game, Ticker(lambda line: typer.echo(line, err=True)))
     if json_out:
         print_json(checked.to_json())
     else:
@@ -447,21 +443,20 @@ def verify(
 
 def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:
     """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
-    with one_line_errors():
-        check_format(fmt)
-        registry = cli_registry()
-        with Store(db, create=False, readonly=play_workers is None) as store:  # table only reads
-            stored = store.config()
-            if stored is None:
-                raise ConfigError(f"{db} holds no tournament")
-            if play_workers is not None:
-                config = TournamentConfig.from_dict(stored)
-                for spec in config.specs:
-                    parse_spec(spec, registry)
-                sandbox = _sandbox_of(store, config, registry)
-                game = registry.game(config.game)
-                if store.count() < schedule_size(len(config.entrants), config.seats, config.games,
-                                                 game.teams(config.seats)):  # as run does, before a game is played
-                    _check_programs(config.specs, registry, config.game, config.move_time_ms, sandbox)
-                _play(store, config, registry, play_workers, json_out, sandbox)
-            print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))
+    check_format(fmt)
+    registry = cli_registry()
+    with Store(db, create=False, readonly=play_workers is None) as store:  # table only reads
+        stored = store.config()
+        if stored is None:
+            raise ConfigError(f"{db} holds no tournament")
+        if play_workers is not None:
+            config = TournamentConfig.from_dict(stored)
+            for spec in config.specs:
+                parse_spec(spec, registry)
+            sandbox = _sandbox_of(store, config, registry)
+            game = registry.game(config.game)
+            if store.count() < schedule_size(len(config.entrants), config.seats, config.games,
+                                             game.teams(config.seats)):  # as run does, before a game is played
+                _check_programs(config.specs, registry, config.game, config.move_time_ms, sandbox)
+            _play(store, config, registry, play_workers, json_out, sandbox)
+        print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))

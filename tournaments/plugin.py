@@ -1,0 +1,11 @@
+"""The ``referee tournament`` commands, registered through the same hook as any plugin's commands: the core
+package (``referee``) never imports ``tournaments``."""
+
+from protocol.hooks import hookimpl
+
+
+@hookimpl
+def register_commands(register):  # type: ignore[no-untyped-def]
+    from .cli import app
+
+    register(app, name="tournament")
