@@ -79,7 +79,7 @@ class Action:
         try:
             action = cls(kind, tuple(_parse_arg(token) for token in rest[:-1].split(",")))
         except ParseError as exc:
-            raise ParseError(f"invalid action: {text!r}: {exc}") from None
+            raise ParseError(f"invalid action: {text!r}: {exc}") from exc
         if action.text != text:  # one text per action: no spaces, no leading zeros
             raise ParseError(f"invalid action: {text!r} (the canonical form is {action.text!r})")
         return action

@@ -82,9 +82,9 @@ class FrameDecoder:
                 if "exceeds max" in str(exc):
                     raise ProtocolViolation(f"frame larger than {self.max_frame} bytes",
                                             kind="oversized") from None
-                raise ProtocolViolation(f"undecodable msgpack data ({str(exc) or type(exc).__name__})") from None
+                raise ProtocolViolation(f"undecodable msgpack data ({str(exc) or type(exc).__name__})") from exc
             except Exception as exc:  # noqa: BLE001 - msgpack raises a few unrelated types on bad input
-                raise ProtocolViolation(f"undecodable msgpack data ({type(exc).__name__})") from None
+                raise ProtocolViolation(f"undecodable msgpack data ({type(exc).__name__})") from exc
             end = self._unpacker.tell()
             size, self._offset = end - self._offset, end
             if size > self.max_frame:

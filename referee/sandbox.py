@@ -85,7 +85,7 @@ class Sandbox:
                        processes=int(data["processes"]), file_size_mb=int(data["file_size_mb"]),
                        env=tuple(str(e) for e in data["env"]), hidden=tuple(hidden))
         except (KeyError, TypeError, ValueError) as exc:
-            raise ConfigError(f"the stored sandbox settings are damaged ({type(exc).__name__}: {exc})") from None
+            raise ConfigError(f"the stored sandbox settings are damaged ({type(exc).__name__}: {exc})") from exc
 
     def with_hidden(self, paths: Iterable[str | Path]) -> Sandbox:
         return Sandbox(self.enabled, self.memory_mb, self.processes, self.file_size_mb, self.env,

@@ -171,7 +171,7 @@ def check_replay(again: State, record: Record, result: dict[str, Any], original:
         try:
             again.apply(again.parse_action(text))
         except IllegalActionError as exc:
-            raise CheckFailed(f"replay: at decision {k}: {exc}") from None
+            raise CheckFailed(f"replay: at decision {k}: {exc}") from exc
     if not again.is_terminal:
         raise CheckFailed("replay: the same actions do not end the game")
     if again.result().to_dict() != result:
@@ -321,7 +321,7 @@ def check_game(game: Game, *, seats: int | Iterable[int] | None = None, games: i
                     resamples += r
                     moves += m
             except CheckFailed as exc:
-                raise CheckFailed(f"{game.id}, {n} seats, seed {s}, dealer {s % n}: {exc}") from None
+                raise CheckFailed(f"{game.id}, {n} seats, seed {s}, dealer {s % n}: {exc}") from exc
         reports.append(SimReport(game.id, games, decisions, resamples, moves if has_places else None))
     return reports
 
@@ -349,7 +349,7 @@ def _one_game(new: Callable[[], State], seed: int, max_steps: int) -> tuple[bool
         try:
             json.dumps(record)
         except (TypeError, ValueError) as exc:
-            raise CheckFailed(f"the result record is not JSON: {exc}") from None
+            raise CheckFailed(f"the result record is not JSON: {exc}") from exc
         return record
 
     checked = 0
