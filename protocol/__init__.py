@@ -1,6 +1,8 @@
-"""The bot-facing vocabulary of referee: cards, actions, the bot interface and the error tree.
+"""What both sides of the wire share: cards, actions, the bot interface, the wire format, the error tree, and the
+bot SDK (``protocol.sdk``). The referee's own side of the wire (transport, RemoteBot) is ``referee``'s.
 
-This is the lowest layer: it imports nothing else of the project (protocol ← bots ← referee ← tournaments ← CLI).
+This is the lowest layer: it imports nothing else of the project (protocol ← bots, protocol ← referee ←
+tournaments; tests/unit/test_layers.py).
 """
 
 from .actions import Action
