@@ -1,0 +1,138 @@
+"""Is the SPRT of tournaments/sprt.py right, and what do duplicate deals save? A synthetic model, many tests.
+
+A deal gives each seat a luck ``L ~ N(0, luck)``; a game on it ranks the seats by ``L + skill + N(0, noise)``
+(the field and the baseline have skill 0, the candidate ``delta``). Under *duplicate substitution* the candidate
+and the baseline play the same deal from every seat; under *independent deals* the baseline plays another deal.
+The skill that makes the candidate ``elo`` better (the test's own definition: its expected paired score) is found
+by simulation. For each setting the benchmark runs many complete tests and prints
+
+- the false positive rate (H1 accepted with equal bots) next to alpha,
+- the power (H1 accepted at the elo1 difference) next to 1 − beta,
+- the mean number of games to a decision, duplicate against independent deals, and their ratio.
+
+    python benchmarks/sprt.py                     # 2 and 4 seats, 600 tests each
+    python benchmarks/sprt.py --tests 1000 --seats 4 --elo1 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+from tabulate import tabulate
+
+from tournaments.sprt import SprtSettings, elo_to_score, llr
+
+
+def deal_scores(rng: np.random.Generator, tests: int, deals: int, seats: int, delta: float, luck: float,
+                noise: float, duplicate: bool) -> np.ndarray:
+    """Paired scores y (tests × deals). Duplicate: each bot plays one deal from every seat (the same deal for
+    both). Independent: each of those games is dealt anew."""
+
+    def mean_seat_score(skill: float, lucks: np.ndarray) -> np.ndarray:
+        # lucks (tests, deals, game, seat): game g puts the bot in seat g
+        perf = lucks + rng.normal(0.0, noise, (tests, deals, seats, seats))
+        eye = np.eye(seats, dtype=bool)
+        perf = perf + skill * eye  # the bot's seat in each game
+        mine = perf[:, :, eye]  # (tests, deals, seats): the bot's performance in game g, seat g
+        better = (perf > mine[:, :, :, None]).sum(axis=3)  # seats ahead of it
+        return ((seats - 1 - better) / (seats - 1)).mean(axis=2)
+
+    if duplicate:  # one deal: both bots, every seat
+        lucks = rng.normal(0.0, luck, (tests, deals, 1, seats)).repeat(seats, axis=2)
+        other = lucks
+    else:  # every game on a deal of its own
+        lucks = rng.normal(0.0, luck, (tests, deals, seats, seats))
+        other = rng.normal(0.0, luck, (tests, deals, seats, seats))
+    return (1.0 + mean_seat_score(delta, lucks) - mean_seat_score(0.0, other)) / 2.0
+
+
+def skill_for(elo: float, seats: int, luck: float, noise: float, rng: np.random.Generator) -> float:
+    """The candidate's skill whose expected paired score is the Elo score of ``elo`` (bisection, simulated)."""
+    target = elo_to_score(elo)
+    low, high = -3.0, 3.0
+    for _ in range(30):
+        mid = (low + high) / 2
+        mean = deal_scores(rng, 1, 200_000, seats, mid, luck, noise, duplicate=True).mean()
+        low, high = (mid, high) if mean < target else (low, mid)
+    return (low + high) / 2
+
+
+def run_tests(rng: np.random.Generator, tests: int, seats: int, delta: float, luck: float, noise: float,
+              duplicate: bool, settings: SprtSettings, max_deals: int, chunk: int = 512) -> tuple[float, float]:
+    """``tests`` complete SPRTs at once: the share that accepted H1 and the mean games to a decision."""
+    s0, s1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
+    n = np.zeros(tests)
+    total = np.zeros(tests)
+    squares = np.zeros(tests)
+    decided = np.zeros(tests, dtype=bool)
+    accepted = np.zeros(tests, dtype=bool)
+    deals_used = np.full(tests, float(max_deals))
+    done = 0
+    while done < max_deals and not decided.all():
+        ys = deal_scores(rng, tests, chunk, seats, delta, luck, noise, duplicate)
+        cn = n[:, None] + np.arange(1, chunk + 1)
+        ct = total[:, None] + ys.cumsum(axis=1)
+        cs = squares[:, None] + (ys * ys).cumsum(axis=1)
+        ratio = llr(cn, ct, cs, s0, s1)  # the module's own formula, on every test and deal at once
+        crossed = (ratio >= settings.upper) | (ratio <= settings.lower)
+        first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), -1)
+        for t in np.flatnonzero(~decided & (first >= 0)):
+            decided[t] = True
+            accepted[t] = ratio[t, first[t]] >= settings.upper
+            deals_used[t] = done + first[t] + 1
+        n, total, squares = cn[:, -1], ct[:, -1], cs[:, -1]
+        done += chunk
+    games = deals_used * 2 * seats  # the candidate's and the baseline's game from every seat of a deal
+    return float(accepted.mean()), float(games.mean())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tests", type=int, default=600, help="complete tests per setting (default 600)")
+    parser.add_argument("--seats", type=int, action="append", help="seat counts (default 2 and 4)")
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=20.0)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--luck", type=float, default=1.0, help="spread of a seat's deal luck (default 1)")
+    parser.add_argument("--noise", type=float, default=0.5, help="spread of the play on a deal (default 0.5)")
+    parser.add_argument("--max-deals", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    settings = SprtSettings(args.elo0, args.elo1, args.alpha, args.beta)
+    settings.check()
+    rng = np.random.default_rng(args.seed)
+    rows = []
+    started = time.perf_counter()
+    for seats in args.seats or [2, 4]:
+        at_elo0 = skill_for(args.elo0, seats, args.luck, args.noise, rng) if args.elo0 else 0.0
+        at_elo1 = skill_for(args.elo1, seats, args.luck, args.noise, rng)
+        games: dict[tuple[bool, str], float] = {}
+        for duplicate in (True, False):
+            fp, games[duplicate, "0"] = run_tests(rng, args.tests, seats, at_elo0, args.luck, args.noise, duplicate,
+                                                  settings, args.max_deals)
+            power, games[duplicate, "1"] = run_tests(rng, args.tests, seats, at_elo1, args.luck, args.noise,
+                                                     duplicate, settings, args.max_deals)
+            rows.append([seats, "duplicate" if duplicate else "independent", f"{fp:.3f}", f"{args.alpha:g}",
+                         f"{power:.3f}", f"{1 - args.beta:g}", f"{games[duplicate, '0']:.0f}",
+                         f"{games[duplicate, '1']:.0f}"])
+        for h in ("0", "1"):
+            rows[-2 if h == "0" else -1].append("")
+        rows[-2][-1] = (f"{games[True, '0'] / games[False, '0']:.2f} / {games[True, '1'] / games[False, '1']:.2f}")
+    print(f"SPRT elo0={args.elo0:g} elo1={args.elo1:g} alpha={args.alpha:g} beta={args.beta:g}; luck {args.luck:g}, "
+          f"noise {args.noise:g}; {args.tests} tests per cell; 95% error of a rate ±"
+          f"{Z(args.tests, args.alpha):.3f} at alpha")
+    print(tabulate(rows, headers=["seats", "deals", "false positive", "alpha", "power", "1-beta",
+                                  "games (elo0)", "games (elo1)", "dup/indep games (elo0 / elo1)"]))
+    print(f"{time.perf_counter() - started:.1f} s")
+
+
+def Z(tests: int, rate: float) -> float:  # noqa: N802 - the half-width of a binomial 95 % interval
+    return 1.96 * math.sqrt(rate * (1 - rate) / tests)
+
+
+if __name__ == "__main__":
+    main()
