@@ -3,7 +3,8 @@
 :class:`ProcessTransport` runs the bot as a child process in its own process group and talks over its
 stdin/stdout; every read and write is bounded by a deadline and every frame by a size. Its stderr is drained
 by a thread into a capped buffer. :class:`MockTransport` scripts the other side for tests (no processes).
-Both raise only the typed errors of :mod:`protocol.errors`.
+Both raise only the typed errors of :mod:`protocol.errors`. With a :class:`~referee.wirelog.WireLog`, a
+ProcessTransport logs every frame it writes and reads (``--wire-log``); without one it does no I/O for it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any, Protocol
 
 from protocol.errors import BotCrashed, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from protocol.wire import MAX_FRAME, FrameDecoder, pack
+
+from .wirelog import FROM_BOT, TO_BOT, WireLog
 
 __all__ = ["Transport", "ProcessTransport", "MockTransport", "STDERR_CAP"]
 
@@ -91,11 +94,17 @@ class ProcessTransport:
     def __init__(self, argv: Sequence[str], *, max_frame: int = MAX_FRAME, stderr_cap: int = STDERR_CAP,
                  cwd: str | None = None, env: dict[str, str] | None = None,
                  decoder: FrameDecoder | None = None,
-                 popen: Callable[..., subprocess.Popen[bytes]] | None = None) -> None:
+                 popen: Callable[..., subprocess.Popen[bytes]] | None = None,
+                 wire_log: WireLog | None = None, wire_name: str = "") -> None:
         """``decoder`` reads the bot's stdout (a FrameDecoder of ``max_frame``, or one that also records);
         ``popen`` starts the process in place of ``subprocess.Popen`` (the referee's sandbox, with the same
-        arguments)."""
+        arguments); ``wire_log`` gets every frame both ways, under ``wire_name`` (default: the program's name)."""
         self.argv = list(argv)
+        self.wire_log = wire_log
+        self.wire_name = wire_name or os.path.basename(self.argv[0] if self.argv else "")
+        self._logged: bytes | None = None  # the frame send() logged already, on its way through send_raw
+        self._outgoing: FrameDecoder | None = None  # decodes send_raw's bytes for the log
+        self._unlogged = bytearray()  # bytes of send_raw not yet part of a logged frame
         try:
             self.proc = (popen or subprocess.Popen)(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -145,13 +154,24 @@ class ProcessTransport:
     def send(self, message: dict[str, Any], deadline: float) -> None:
         if self._closed:
             raise BotCrashed("bot connection is closed")
-        self.send_raw(pack(message), deadline)
+        data = pack(message)
+        if self.wire_log is None:
+            self.send_raw(data, deadline)
+            return
+        self.wire_log.sent(self.wire_name, message, self.proc.pid)
+        self._logged = data
+        try:
+            self.send_raw(data, deadline)
+        finally:
+            self._logged = None
 
     def send_raw(self, data: bytes, deadline: float) -> None:
         """Write ``data`` as it is, bounded by ``deadline`` like :meth:`send`: already-encoded frames, or
         deliberately unusual bytes (``referee check`` splits and joins frames, and sends non-minimal encodings)."""
         if self._closed:
             raise BotCrashed("bot connection is closed")
+        if self.wire_log is not None and data is not self._logged:
+            self._log_outgoing(data)
         view = memoryview(data)
         while view:
             try:
@@ -166,6 +186,25 @@ class ProcessTransport:
             if left <= 0:
                 raise BotStalled("bot stopped reading its stdin")
             self._wait(self._writable, left)
+
+    def _log_outgoing(self, data: bytes) -> None:
+        """Log the frames ``data`` completes (a frame split over several writes is logged once, whole); bytes
+        that are not msgpack are logged raw, and the decoding starts again after them."""
+        assert self.wire_log is not None
+        if self._outgoing is None:
+            self._outgoing = FrameDecoder(1 << 30)  # the referee's frames: decoded, not bounded like a bot's
+        self._unlogged += data
+        try:
+            frames = self._outgoing.feed(data)
+        except ProtocolViolation as exc:  # deliberately odd bytes (referee check): logged, then written as they are
+            self.wire_log.raw(self.wire_name, TO_BOT, bytes(self._unlogged), str(exc), self.proc.pid)
+            self._outgoing, self._unlogged = None, bytearray()
+            return
+        start = 0
+        for frame, size in zip(frames, self._outgoing.sizes, strict=True):
+            self.wire_log.sent(self.wire_name, frame, self.proc.pid)
+            start += size
+        del self._unlogged[:start]
 
     def receive(self, deadline: float) -> dict[str, Any]:
         while not self._pending:
@@ -212,7 +251,16 @@ class ProcessTransport:
         if not data:
             return None
         self.bytes_in += len(data)
-        return self._decoder.feed(data)
+        if self.wire_log is None:
+            return self._decoder.feed(data)
+        try:
+            frames = self._decoder.feed(data)
+        except ProtocolViolation as exc:  # this read's bytes: the bad frame may have begun in an earlier one
+            self.wire_log.raw(self.wire_name, FROM_BOT, data, str(exc), self.proc.pid)
+            raise
+        for frame in frames:
+            self.wire_log.received(self.wire_name, frame, self.proc.pid)
+        return frames
 
     def _wait(self, poller: select.poll, seconds: float) -> bool | None:
         """Wait on ``poller``: True when the awaited pipe is ready, False when only stderr had data (drained
@@ -239,6 +287,10 @@ class ProcessTransport:
         if self._closed:
             return self.proc.returncode
         self._closed = True
+        if self.wire_log is not None and self._unlogged:  # send_raw wrote part of a frame, and no more
+            self.wire_log.raw(self.wire_name, TO_BOT, bytes(self._unlogged), "incomplete frame (the connection "
+                              "closed)", self.proc.pid)
+            self._unlogged.clear()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()  # type: ignore[union-attr]
