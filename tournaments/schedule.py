@@ -11,6 +11,12 @@ Team games (``teams`` given): for every K-subset, every way to split it into the
 under every rotation that moves the partnership round the table; partners change from table to table, so
 individuals can be rated. A game is identified by its ``key``, which is stable across runs: resuming skips
 the keys already stored.
+
+**Rounds, not tables.** The games are played round by round: deal 0 of every table under every rotation, then
+deal 1, and so on. So any prefix of a run, an interrupted one too, is a fair sample: every entrant has played about
+as many games as every other, at every table, and the live leader means something. A game's ``seq`` numbers it
+within its table (tables, then deals, then seatings), the order of the stored rows; it does not depend on the
+order of play, so databases written when tournaments were played table by table resume as they are.
 """
 
 from __future__ import annotations
@@ -61,18 +67,18 @@ def _seatings(table: Sequence[int], teams: Pairing | None) -> list[tuple[int, ..
 
 def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: bool = True,
              teams: Pairing | None = None) -> Iterator[Scheduled]:
-    """Every game of the tournament, in a fixed order (tables, then deals, then seatings)."""
-    seq = 0
-    for t, table in enumerate(combinations(range(entrants), seats)):
-        seatings = _seatings(table, teams)
-        for deal in range(games):
+    """Every game of the tournament in the order of play: round by round (deals, then tables, then seatings);
+    ``seq`` numbers the games table by table (tables, then deals, then seatings)."""
+    tables = [_seatings(table, teams) for table in combinations(range(entrants), seats)]
+    per_table = games * len(tables[0]) if tables else 0
+    for deal in range(games):
+        for t, seatings in enumerate(tables):
             for r, seating in enumerate(seatings):
                 if duplicate:
                     deck = deal_seed(seed, t, deal)
                 else:
                     deck = deal_seed(seed, t, deal * len(seatings) + r)
-                yield Scheduled(f"t{t}.d{deal}.r{r}", seq, deck, seating)
-                seq += 1
+                yield Scheduled(f"t{t}.d{deal}.r{r}", t * per_table + deal * len(seatings) + r, deck, seating)
 
 
 def schedule_size(entrants: int, seats: int, games: int, teams: Pairing | None = None) -> int:

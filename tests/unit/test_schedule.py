@@ -116,8 +116,28 @@ def test_every_entrant_sits_in_every_seat_equally_often_per_table(b: int, k: int
 
 
 @pytest.mark.parametrize(("b", "k", "n", "teams"), CASES, ids=IDS)
-def test_seq_numbers_the_games_in_order(b: int, k: int, n: int, teams) -> None:
-    assert [job.seq for job in games(b, k, n, teams)] == list(range(schedule_size(b, k, n, teams)))
+def test_seq_numbers_the_games_table_by_table(b: int, k: int, n: int, teams) -> None:
+    """seq is the stored rows' order, as in databases written when games were played table by table."""
+    jobs = sorted(games(b, k, n, teams), key=lambda j: j.seq)
+    assert [job.seq for job in jobs] == list(range(schedule_size(b, k, n, teams)))
+    assert [(int(t[1:]), int(d[1:]), int(r[1:])) for t, d, r in (job.key.split(".") for job in jobs)] == sorted(
+        (int(t[1:]), int(d[1:]), int(r[1:])) for t, d, r in (job.key.split(".") for job in jobs))
+
+
+@pytest.mark.parametrize(("b", "k", "n", "teams"), CASES, ids=IDS)
+def test_games_are_played_round_by_round(b: int, k: int, n: int, teams) -> None:
+    """Issue 14: deal 0 of every table and rotation, then deal 1, …; so after every whole round each entrant has
+    played as many games as every other, in every seat, and any prefix is a fair sample."""
+    jobs = games(b, k, n, teams)
+    deals = [int(job.key.split(".")[1][1:]) for job in jobs]
+    assert deals == sorted(deals)
+    per_round = len(jobs) // n
+    for end in range(per_round, len(jobs) + 1, per_round):
+        played: dict[int, int] = {}
+        for job in jobs[:end]:
+            for entrant in job.seating:
+                played[entrant] = played.get(entrant, 0) + 1
+        assert len(set(played.values())) == 1 and len(played) == b, (end, played)
 
 
 # -------------------------------------------------------------------------------------------- the deals
@@ -165,7 +185,7 @@ def test_keys_are_unique(b: int, k: int, n: int, teams) -> None:
 
 def test_keys_are_stable() -> None:
     # resume finds stored games by key: a key names the same game in every run, whatever the seed
-    jobs = games(3, 2, 2, seed=5)
+    jobs = sorted(games(3, 2, 2, seed=5), key=lambda j: j.seq)
     assert [(j.key, j.seating) for j in jobs] == [
         ("t0.d0.r0", (0, 1)), ("t0.d0.r1", (1, 0)), ("t0.d1.r0", (0, 1)), ("t0.d1.r1", (1, 0)),
         ("t1.d0.r0", (0, 2)), ("t1.d0.r1", (2, 0)), ("t1.d1.r0", (0, 2)), ("t1.d1.r1", (2, 0)),
@@ -174,7 +194,7 @@ def test_keys_are_stable() -> None:
     assert [j.seed for j in jobs] == [deal_seed(5, t, d) for t in range(3) for d in range(2) for _ in range(2)]
     for seed in (0, 5, 2**64 - 1):
         for duplicate in (True, False):
-            again = games(3, 2, 2, seed=seed, duplicate=duplicate)
+            again = sorted(games(3, 2, 2, seed=seed, duplicate=duplicate), key=lambda j: j.seq)
             assert [(j.key, j.seq, j.seating) for j in again] == [(j.key, j.seq, j.seating) for j in jobs]
 
 
