@@ -28,7 +28,8 @@ from itertools import combinations, permutations
 
 from referee.rng import derive_seed
 
-__all__ = ["Pairing", "Scheduled", "schedule", "deal_seed", "schedule_size"]
+__all__ = ["CANDIDATE", "BASELINE", "Pairing", "Scheduled", "deal_seed", "schedule", "schedule_size", "substitution",
+           "substitution_size"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,3 +85,45 @@ def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: boo
 def schedule_size(entrants: int, seats: int, games: int, teams: Pairing | None = None) -> int:
     per_table = len(_seatings(tuple(range(seats)), teams))
     return math.comb(entrants, seats) * per_table * games
+
+
+# ------------------------------------------------------------------------------------- duplicate substitution
+
+#: Entrant indices of a substitution schedule: the candidate, the baseline, then the field.
+CANDIDATE, BASELINE = 0, 1
+
+
+def substitution_size(seats: int, field: int) -> int:
+    """Games per deal of :func:`substitution`: 2 for a pair (two seats, no field), else 2 · seats."""
+    return 2 if field == 0 else 2 * seats
+
+
+def substitution(seats: int, field: int, *, seed: int, deal: int) -> list[Scheduled]:
+    """The games of one deal of an SPRT (tournaments/sprt.py): the candidate (entrant 0) in every seat, the field's
+    bots (entrants 2 …) in the other seats, then the baseline (entrant 1) in the same seats against the same bots in
+    the same places, all on one deck. With two seats and no field the baseline is the opponent: two games, the
+    candidate in each seat (fastchess' game pair).
+
+    The field's bots keep their order round the table as the tested seat moves, so every seat sees the same
+    neighbours; from deal to deal the (K−1)-subset of the field and its order rotate, so each field bot meets every
+    seat. Keys ``d{deal}.c{seat}`` and ``d{deal}.b{seat}``; ``seq`` numbers deal by deal."""
+    deck = deal_seed(seed, 0, deal)
+    per_deal = substitution_size(seats, field)
+    if field == 0:
+        if seats != 2:
+            raise ValueError("without a field, a substitution schedule is for two seats")
+        return [Scheduled(f"d{deal}.c{s}", deal * per_deal + s, deck,
+                          (CANDIDATE, BASELINE) if s == 0 else (BASELINE, CANDIDATE)) for s in range(2)]
+    if field < seats - 1:
+        raise ValueError(f"{seats} seats need a field of at least {seats - 1} bots, got {field}")
+    subsets = list(combinations(range(2, 2 + field), seats - 1))
+    chosen = subsets[deal % len(subsets)]
+    turn = (deal // len(subsets)) % (seats - 1)
+    others = chosen[turn:] + chosen[:turn]
+    games: list[Scheduled] = []
+    for tested, label in ((CANDIDATE, "c"), (BASELINE, "b")):
+        order = (tested, *others)  # round the table, from the tested seat
+        for s in range(seats):
+            seating = tuple(order[(i - s) % seats] for i in range(seats))
+            games.append(Scheduled(f"d{deal}.{label}{s}", deal * per_deal + len(games), deck, seating))
+    return games

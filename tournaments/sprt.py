@@ -30,15 +30,15 @@ and holds for any number of seats, which a trinomial or pentanomial likelihood w
 
 The variance is the sample variance with a prior worth :data:`PRIOR_DEALS` deals at ¼, the largest variance a score
 in [0, 1] can have. Without it the first deals, often alike (a pair score of ½ when each bot wins one seat), make
-the variance tiny and the LLR leap, and a test of equal bots accepts H1 far more often than α;
-benchmarks/sprt.py measures the false positive rate and the power with this prior. The Elo estimate shrinks the score by one
-deal at ½ and keeps its interval inside (0, 1), so it stays finite and continuous near a 100 % score.
+the variance tiny and the LLR leap, and a test of equal bots accepts H1 far more often than α; benchmarks/sprt.py
+measures the false positive rate and the power with this prior. The Elo estimate shrinks the score by one deal at ½
+and keeps its interval inside (0, 1), so it stays finite and continuous near a 100 % score.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -46,7 +46,7 @@ from typing import Any
 from referee.errors import ConfigError
 
 __all__ = ["Decision", "PRIOR_DEALS", "PairedScores", "Sprt", "SprtSettings", "deal_score", "elo_to_score", "llr",
-           "score_to_elo", "seat_score"]
+           "score_to_elo", "seat_score", "substitution_score"]
 
 #: The variance's prior: this many deals at variance ¼ (see the module's text).
 PRIOR_DEALS = 1.0
@@ -85,6 +85,22 @@ def deal_score(candidate_places: Sequence[int], baseline_places: Sequence[int], 
     mine = sum(seat_score(p, seats) for p in candidate_places) / len(candidate_places)
     theirs = sum(seat_score(p, seats) for p in baseline_places) / len(baseline_places)
     return (1.0 + mine - theirs) / 2.0
+
+
+def substitution_score(places: Mapping[str, Sequence[int]], deal: int, seats: int, field: int) -> float | None:
+    """The paired score of one deal of a substitution schedule (:func:`tournaments.schedule.substitution`) from the
+    places of its games by key; None while a game of the deal is missing. The candidate's place in seat s is from
+    game ``c{s}``, the baseline's from ``b{s}`` (with no field: from the pair's other game, where the baseline sits
+    in seat s)."""
+    mine, theirs = [], []
+    for s in range(seats):
+        game = places.get(f"d{deal}.c{s}")
+        other = places.get(f"d{deal}.c{(s + 1) % 2}" if field == 0 else f"d{deal}.b{s}")
+        if game is None or other is None:
+            return None
+        mine.append(game[s])
+        theirs.append(other[s])
+    return deal_score(mine, theirs, seats)
 
 
 @dataclass

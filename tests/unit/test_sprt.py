@@ -7,6 +7,7 @@ import math
 import pytest
 
 from referee.errors import ConfigError
+from tournaments.schedule import BASELINE, CANDIDATE, substitution, substitution_size
 from tournaments.sprt import (
     Decision,
     PairedScores,
@@ -16,6 +17,7 @@ from tournaments.sprt import (
     elo_to_score,
     score_to_elo,
     seat_score,
+    substitution_score,
 )
 
 
@@ -137,3 +139,53 @@ def test_bad_settings_are_one_line(settings: SprtSettings, message: str) -> None
 def test_a_paired_score_outside_zero_one_is_refused() -> None:
     with pytest.raises(ValueError):
         PairedScores().add(1.5)
+
+
+# ----------------------------------------------------------------------------------- the substitution schedule
+
+
+@pytest.mark.parametrize(("seats", "field"), [(2, 1), (3, 2), (4, 3), (4, 5), (6, 5)])
+def test_a_deal_puts_both_bots_in_every_seat_against_the_same_bots(seats: int, field: int) -> None:
+    for deal in range(12):
+        games = substitution(seats, field, seed=9, deal=deal)
+        assert len(games) == substitution_size(seats, field) == 2 * seats
+        assert len({g.seed for g in games}) == 1  # one deck for the whole deal
+        by_key = {g.key: g.seating for g in games}
+        for s in range(seats):
+            mine, theirs = by_key[f"d{deal}.c{s}"], by_key[f"d{deal}.b{s}"]
+            assert mine[s] == CANDIDATE and theirs[s] == BASELINE
+            # the same field bots in the same other seats: only the tested bot changes
+            assert [e for i, e in enumerate(mine) if i != s] == [e for i, e in enumerate(theirs) if i != s]
+            assert all(e >= 2 for i, e in enumerate(mine) if i != s) and len(set(mine)) == seats
+        assert [g.seq for g in games] == list(range(deal * 2 * seats, (deal + 1) * 2 * seats))
+
+
+def test_the_field_rotates_so_every_bot_meets_every_seat() -> None:
+    seen: set[tuple[int, int]] = set()
+    for deal in range(40):
+        for game in substitution(4, 5, seed=1, deal=deal):
+            seen |= {(e, s) for s, e in enumerate(game.seating) if e >= 2}
+    assert seen == {(e, s) for e in range(2, 7) for s in range(4)}
+
+
+def test_without_a_field_two_seats_are_a_game_pair() -> None:
+    games = substitution(2, 0, seed=3, deal=5)
+    assert [(g.key, g.seating) for g in games] == [("d5.c0", (CANDIDATE, BASELINE)), ("d5.c1", (BASELINE, CANDIDATE))]
+    with pytest.raises(ValueError):
+        substitution(4, 0, seed=3, deal=0)
+    with pytest.raises(ValueError):
+        substitution(4, 2, seed=3, deal=0)
+
+
+def test_a_deal_scores_from_its_stored_places() -> None:
+    # a pair: the candidate won from seat 0 (places [1, 2]) and lost from seat 1 (places [1, 2]: the baseline won)
+    pair = {"d0.c0": [1, 2], "d0.c1": [1, 2]}
+    assert substitution_score(pair, 0, 2, 0) == 0.5
+    assert substitution_score({"d0.c0": [1, 2], "d0.c1": [2, 1]}, 0, 2, 0) == 1.0
+    assert substitution_score({"d0.c0": [1, 2]}, 0, 2, 0) is None  # the deal is not complete
+    # three seats with a field: the candidate 1st everywhere, the baseline 3rd everywhere
+    games = {f"d2.c{s}": [1 if i == s else 2 for i in range(3)] for s in range(3)}
+    games |= {f"d2.b{s}": [3 if i == s else 1 for i in range(3)] for s in range(3)}
+    assert substitution_score(games, 2, 3, 2) == 1.0
+    del games["d2.b1"]
+    assert substitution_score(games, 2, 3, 2) is None
