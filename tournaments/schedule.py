@@ -28,8 +28,8 @@ from itertools import combinations, permutations
 
 from referee.rng import derive_seed
 
-__all__ = ["CANDIDATE", "BASELINE", "Pairing", "Scheduled", "deal_seed", "schedule", "schedule_size", "substitution",
-           "substitution_size"]
+__all__ = ["CANDIDATE", "BASELINE", "Pairing", "Scheduled", "Table", "deal_seed", "gauntlet", "joining", "round_robin",
+           "schedule", "schedule_size", "substitution", "substitution_size"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +66,39 @@ def _seatings(table: Sequence[int], teams: Pairing | None) -> list[tuple[int, ..
     return seatings
 
 
+Table = tuple[int, ...]
+
+
+def round_robin(entrants: int, seats: int) -> list[Table]:
+    """Every K-subset of the entrants, in lexicographic order (table ``t`` of the keys is the t-th)."""
+    return list(combinations(range(entrants), seats))
+
+
+def gauntlet(field: int, candidates: Sequence[int], seats: int) -> list[Table]:
+    """A gauntlet's tables: each candidate with every (K−1)-subset of the field (entrants ``0 … field−1``); the
+    field does not play among itself, nor a candidate with another."""
+    return [tuple(sorted((*others, c))) for c in candidates for others in combinations(range(field), seats - 1)]
+
+
+def joining(entrants: int, new: Sequence[int], seats: int, among: Sequence[int] | None = None) -> list[Table]:
+    """The tables a ladder adds when the entrants ``new`` join: every K-subset of ``among`` (default: all
+    ``entrants``) that holds at least one of them, in lexicographic order. Appended after the tables already played,
+    they leave every stored game's key and deal as they were."""
+    joined = set(new)
+    pool = range(entrants) if among is None else sorted(among)
+    return [table for table in combinations(pool, seats) if joined & set(table)]
+
+
 def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: bool = True,
-             teams: Pairing | None = None) -> Iterator[Scheduled]:
+             teams: Pairing | None = None, tables: Sequence[Table] | None = None) -> Iterator[Scheduled]:
     """Every game of the tournament in the order of play: round by round (deals, then tables, then seatings);
-    ``seq`` numbers the games table by table (tables, then deals, then seatings)."""
-    tables = [_seatings(table, teams) for table in combinations(range(entrants), seats)]
-    per_table = games * len(tables[0]) if tables else 0
+    ``seq`` numbers the games table by table (tables, then deals, then seatings). ``tables``: the tables to play
+    (default: the round robin of all entrants)."""
+    chosen = round_robin(entrants, seats) if tables is None else tables
+    tables_seatings = [_seatings(table, teams) for table in chosen]
+    per_table = games * len(tables_seatings[0]) if tables_seatings else 0
     for deal in range(games):
-        for t, seatings in enumerate(tables):
+        for t, seatings in enumerate(tables_seatings):
             for r, seating in enumerate(seatings):
                 if duplicate:
                     deck = deal_seed(seed, t, deal)
@@ -82,9 +107,10 @@ def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: boo
                 yield Scheduled(f"t{t}.d{deal}.r{r}", t * per_table + deal * len(seatings) + r, deck, seating)
 
 
-def schedule_size(entrants: int, seats: int, games: int, teams: Pairing | None = None) -> int:
+def schedule_size(entrants: int, seats: int, games: int, teams: Pairing | None = None,
+                  tables: Sequence[Table] | None = None) -> int:
     per_table = len(_seatings(tuple(range(seats)), teams))
-    return math.comb(entrants, seats) * per_table * games
+    return (math.comb(entrants, seats) if tables is None else len(tables)) * per_table * games
 
 
 # ------------------------------------------------------------------------------------- duplicate substitution

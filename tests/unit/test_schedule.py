@@ -6,13 +6,14 @@ rotation of their table, distinct deals without duplicate, stable keys, and the 
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from itertools import combinations
 from math import comb
 
 import pytest
 
-from tournaments.schedule import Scheduled, deal_seed, schedule, schedule_size
+from tournaments.schedule import Scheduled, deal_seed, gauntlet, joining, round_robin, schedule, schedule_size
 
 TEAMS = ((0, 2), (1, 3))  # four seats, partners opposite each other
 
@@ -224,3 +225,28 @@ def test_team_schedule_pairs_every_two_players_of_a_table_exactly_once(b: int) -
         assert set(partners.values()) == {1}, where
         for seating in seatings:  # partners really sit in the partner seats
             assert {seating[0], seating[2]} in [set(p) for p in split_of(seating)]
+
+
+# ------------------------------------------------------------------------------- gauntlets and ladders (issue 14)
+
+
+def test_a_gauntlet_plays_each_candidate_with_the_field_only() -> None:
+    tables = gauntlet(4, [4, 5], 3)  # a field of 4 (entrants 0-3), candidates 4 and 5, three seats
+    assert len(tables) == 2 * math.comb(4, 2)
+    for table in tables:
+        assert len({4, 5} & set(table)) == 1  # one candidate, never two
+    assert {t for t in tables if 4 in t} == {(*pair, 4) for pair in combinations(range(4), 2)}
+    jobs = list(schedule(6, 3, 2, seed=1, tables=tables))
+    assert len(jobs) == schedule_size(6, 3, 2, tables=tables) == len(tables) * 3 * 2
+    assert all(set(job.seating) in [set(t) for t in tables] for job in jobs)
+
+
+def test_a_ladder_appends_the_tables_of_the_new_entrant_and_keeps_every_stored_game() -> None:
+    before = round_robin(4, 3)
+    added = joining(5, [4], 3)
+    assert added == [t for t in combinations(range(5), 3) if 4 in t]
+    old = {job.key: job for job in schedule(4, 3, 2, seed=11)}
+    new = {job.key: job for job in schedule(5, 3, 2, seed=11, tables=before + added)}
+    assert old.items() <= new.items()  # the same keys name the same games: same seats, same deals, same seq
+    assert len(new) - len(old) == len(added) * 3 * 2
+    assert all(4 in job.seating for key, job in new.items() if key not in old)
