@@ -45,7 +45,8 @@ class WireLog:
     ends the log; the games go on."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = os.path.abspath(os.fspath(path))
+        self.path = os.path.abspath(os.fspath(path))  # a worker may start in another folder
+        self.shown = os.fspath(path)  # as the user gave it, in messages
         self._fd: int | None = None
         self._pid = 0  # the process that opened _fd
         self._broken = False
@@ -54,17 +55,17 @@ class WireLog:
     # ------------------------------------------------------------------------------------- processes
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"path": self.path}  # a descriptor means nothing in another process
+        return {"path": self.path, "shown": self.shown}  # a descriptor means nothing in another process
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.path = state["path"]
+        self.path, self.shown = state["path"], state["shown"]
         self._fd, self._pid, self._broken = None, 0, False
 
     def _open(self) -> int:
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
-            raise ConfigError(f"cannot write the wire log to {self.path}: {exc.strerror or exc}") from exc
+            raise ConfigError(f"cannot write the wire log to {self.shown}: {exc.strerror or exc}") from exc
         self._fd, self._pid = fd, os.getpid()
         return fd
 
@@ -118,10 +119,10 @@ class WireLog:
         try:
             written = os.write(fd, line)  # one write: O_APPEND puts it whole at the end, between others' lines
         except OSError as exc:
-            self._fail(f"cannot write the wire log to {self.path}: {exc.strerror or exc}")
+            self._fail(f"cannot write the wire log to {self.shown}: {exc.strerror or exc}")
             return
         if written != len(line):
-            self._fail(f"cannot write the wire log to {self.path}: short write ({written} of {len(line)} bytes)")
+            self._fail(f"cannot write the wire log to {self.shown}: short write ({written} of {len(line)} bytes)")
 
     def _fail(self, why: str) -> None:
         self._broken = True

@@ -38,10 +38,10 @@ SLEEP = "import time; time.sleep(30)"
 
 
 def script(body: str) -> list[str]:
-    """A child running ``body`` with ``os``, ``sys``, ``time`` and ``msgpack`` imported and ``put(obj)`` writing one
-    frame to stdout."""
+    """A child running ``body`` with ``os``, ``sys``, ``time`` and ``msgpack`` imported and ``put(*objs)`` writing
+    their frames to stdout in one write."""
     prelude = ("import os, sys, time, msgpack\n"
-               "def put(obj):\n    os.write(1, msgpack.packb(obj, use_bin_type=True))\n")
+               "def put(*objs):\n    os.write(1, b''.join(msgpack.packb(o, use_bin_type=True) for o in objs))\n")
     return [PY, "-c", prelude + body]
 
 
@@ -88,7 +88,7 @@ def test_frames_go_both_ways_unchanged(start: Any) -> None:
 
 
 def test_several_frames_in_one_write_are_received_in_order(start: Any) -> None:
-    t = start(script("put({'n': 1}); put({'n': 2}); put({'n': 3}); time.sleep(30)"))
+    t = start(script("put({'n': 1}, {'n': 2}, {'n': 3}); time.sleep(30)"))
     assert [t.receive(soon())["n"] for _ in range(3)] == [1, 2, 3]
 
 
@@ -256,7 +256,7 @@ def test_stderr_written_before_an_exit_is_kept_after_close(start: Any) -> None:
 
 
 def test_discard_drops_the_frames_received_and_not_taken(start: Any) -> None:
-    t = start(script("put({'n': 1}); put({'n': 2}); put({'n': 3}); time.sleep(30)"))
+    t = start(script("put({'n': 1}, {'n': 2}, {'n': 3}); time.sleep(30)"))
     assert t.receive(soon()) == {"n": 1}
     assert t.discard() == 2
     with pytest.raises(BotTimeout):
@@ -264,7 +264,7 @@ def test_discard_drops_the_frames_received_and_not_taken(start: Any) -> None:
 
 
 def test_discard_reads_what_waits_in_the_pipe_without_waiting(start: Any) -> None:
-    t = start(script("put({'ready': 1}); os.read(0, 1); put({'n': 2}); put({'n': 3}); time.sleep(30)"))
+    t = start(script("put({'ready': 1}); os.read(0, 1); put({'n': 2}, {'n': 3}); time.sleep(30)"))
     assert t.receive(soon()) == {"ready": 1}
     t.send_raw(b"\x00", soon())  # the child's signal to write two frames
     dropped, end = 0, soon()
@@ -396,7 +396,7 @@ def test_oversized_data_is_logged_raw_with_its_hex_capped(start: Any, wire: tupl
 
 def test_discarded_frames_are_logged_too(start: Any, wire: tuple[WireLog, Path]) -> None:
     log, path = wire
-    t = start(script("put({'n': 1}); put({'n': 2}); time.sleep(30)"), wire_log=log)
+    t = start(script("put({'n': 1}, {'n': 2}); time.sleep(30)"), wire_log=log)
     assert t.receive(soon()) == {"n": 1}
     t.discard()
     assert [e["msg"]["n"] for e in lines(path)] == [1, 2]

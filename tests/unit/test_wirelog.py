@@ -34,6 +34,18 @@ def test_a_folder_that_does_not_exist_is_one_config_line(tmp_path: Path) -> None
     assert str(caught.value) == f"cannot write the wire log to {where}: No such file or directory"
 
 
+def test_messages_name_the_path_as_given_and_the_log_keeps_it_absolute(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=r"^cannot write the wire log to nowhere/w.jsonl: No such file"):
+        WireLog("nowhere/w.jsonl")
+    log = WireLog("w.jsonl")
+    assert log.path == str(tmp_path / "w.jsonl")
+    monkeypatch.chdir("/")
+    pickle.loads(pickle.dumps(log)).sent("b", {"type": "x"})  # opened anew, from another folder
+    assert entries(tmp_path / "w.jsonl")[0]["msg"] == {"type": "x"}
+
+
 def test_a_folder_is_not_a_log(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"^cannot write the wire log to .*: Is a directory$"):
         WireLog(tmp_path)
@@ -85,11 +97,11 @@ def test_a_write_that_fails_warns_once_and_ends_the_log(capsys: pytest.CaptureFi
 # ------------------------------------------------------------------------------------------------ processes
 
 
-def test_it_pickles_as_its_path_alone(tmp_path: Path) -> None:
+def test_it_pickles_as_its_path_alone_without_the_descriptor(tmp_path: Path) -> None:
     path = tmp_path / "w.jsonl"
     log = WireLog(path)
     copy = pickle.loads(pickle.dumps(log))
-    assert log.__getstate__() == {"path": str(path)}
+    assert log.__getstate__() == {"path": str(path), "shown": str(path)}
     assert copy.path == str(path) and copy._fd is None  # opened on first use, in the process that uses it
     copy.sent("b", {"type": "x"})
     assert entries(path)[0]["msg"] == {"type": "x"}
