@@ -21,11 +21,12 @@ from referee.remote import RemoteBot
 from referee.transport import ProcessTransport
 
 from . import __version__
-from .clock import Clocked
+from .clock import Clocked, TimeControl
 from .errors import ConfigError
 from .plugins import Registry
 from .sandbox import Sandbox
 from .terminal import printable
+from .wirelog import WireLog
 
 __all__ = ["BotSpec", "cannot_play", "check_supports", "parse_spec", "useful_line"]
 
@@ -39,15 +40,17 @@ class BotSpec:
     argv: tuple[str, ...] | None  # None: an in-process registered bot
     registered_games: tuple[str, ...] | None = None
 
-    def make(self, registry: Registry, *, move_time: float = 1.0, time_bank: float = 0.0,
-             sandbox: Sandbox | None = None) -> Bot:
-        """The bot; a program runs in ``sandbox`` (None: as it is). In-process bots are never sandboxed."""
+    def make(self, registry: Registry, *, time: TimeControl, sandbox: Sandbox | None = None,
+             wire_log: WireLog | None = None) -> Bot:
+        """The bot under ``time``; a program runs in ``sandbox`` (None: as it is), its frames go to ``wire_log``.
+        In-process bots are never sandboxed and have no wire."""
         if self.argv is None:  # in-process: the same clock as a program bot (docs/PROTOCOL.md section 8)
-            return Clocked(registry.bot(self.name).factory(), move_time=move_time, time_bank=time_bank)
+            return Clocked(registry.bot(self.name).factory(), time=time)
         argv = list(self.argv)
         popen = sandbox.popen if sandbox is not None else None
-        return RemoteBot(lambda: ProcessTransport(argv, popen=popen), name=self.name, move_time=move_time,
-                         time_bank=time_bank, referee=f"referee/{__version__}")
+        return RemoteBot(lambda: ProcessTransport(argv, popen=popen, wire_log=wire_log, wire_name=self.name),
+                         name=self.name, time=time,
+                         referee=f"referee/{__version__}")
 
 
 def parse_spec(spec: str, registry: Registry) -> BotSpec:

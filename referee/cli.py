@@ -20,6 +20,7 @@ from tabulate import tabulate
 from .botspec import check_supports, parse_spec
 from .check_cli import check
 from .cli_common import MAX_MS, ON_FAULT_HELP, Command, RefereeGroup, cli_registry, parse_options, print_json
+from .clock import TimeControl
 from .engine import Game, State
 from .errors import ConfigError
 from .match import POLICIES, GameRecord, check_policy, play_game
@@ -191,11 +192,11 @@ def play(
     confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
                 .with_hidden([record.resolve()] if record else [])
                 if any(spec.argv is not None for spec in specs) else None)
+    limits = TimeControl.from_ms(move_time, time_bank)
     players = []
     try:
         for spec in specs:
-            players.append(spec.make(registry, move_time=move_time / 1000, time_bank=time_bank / 1000,
-                                     sandbox=confined))
+            players.append(spec.make(registry, time=limits, sandbox=confined))
             check_supports(players[-1], spec, game)
     except BaseException:
         for player in players:

@@ -1,22 +1,88 @@
 """The clock of a bot: how long it may take, and what being late costs (docs/PROTOCOL.md section 8).
 
-:class:`Clocked` puts an in-process bot under the clock that :class:`referee.remote.RemoteBot` keeps for program
-bots.
+- :class:`TimeControl`: the limits, one value from the command line to the bot (seconds; the command line and the
+  tournament configuration hold milliseconds, converted once, by :meth:`TimeControl.from_ms`).
+- :class:`Clock`: one bot's bookkeeping under those limits: the bank restored each game, time beyond the move
+  limit taken from it, ``stall_after`` timeouts in a row a stall. :class:`referee.remote.RemoteBot` (program bots)
+  and :class:`Clocked` (in-process bots) both keep one, so the two kinds of bot are timed alike.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from protocol.actions import Action
 from protocol.bot import Bot, Decision, GameInfo
 from protocol.errors import BotStalled, BotTimeout
 
-from .remote import LATENCY_GRACE
+__all__ = ["Clock", "Clocked", "LATENCY_GRACE", "TimeControl"]
 
-__all__ = ["Clocked"]
+#: Added to every announced deadline for the pipe and scheduling latency, in seconds.
+LATENCY_GRACE = 0.05
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """The time limits of every bot of a game, in seconds: the move limit, the time bank (extra time per game, spent
+    when a move takes longer than the move limit), the handshake limit (hello, new_game, game_over) and the number of
+    timeouts in a row that is a stall."""
+
+    move_time: float = 1.0
+    time_bank: float = 0.0
+    handshake_time: float = 5.0
+    stall_after: int = 3
+
+    @classmethod
+    def from_ms(cls, move_time_ms: int, time_bank_ms: int = 0) -> TimeControl:
+        """The limits as the command line and the tournament configuration give them (milliseconds): the one place
+        milliseconds become seconds."""
+        return cls(move_time=move_time_ms / 1000, time_bank=time_bank_ms / 1000)
+
+
+class Clock:
+    """One bot's clock under a :class:`TimeControl`. It reads no time itself: the caller measures how long an answer
+    took (from when its request was written, for a program) and reports it with :meth:`spend`."""
+
+    def __init__(self, limits: TimeControl) -> None:
+        self.limits = limits
+        self.bank = limits.time_bank
+        self.timeouts_in_row = 0
+
+    def new_game(self) -> None:
+        """A new game: the bank full again, no timeouts counted."""
+        self.bank = self.limits.time_bank
+        self.timeouts_in_row = 0
+
+    @property
+    def allowed(self) -> float:
+        """The seconds the next move may take: the move limit plus what is left of the bank."""
+        return self.limits.move_time + self.bank
+
+    def spend(self, used: float) -> None:
+        """A move took ``used`` seconds (answered or not): what is beyond the move limit comes out of the bank."""
+        if self.bank and used > self.limits.move_time:
+            self.bank = max(0.0, self.bank - (used - self.limits.move_time))
+
+    def on_timeout(self, timeout: BotTimeout) -> NoReturn:
+        """Count a timeout and raise it, or :class:`BotStalled` when it is the ``stall_after``-th in a row."""
+        self.timeouts_in_row += 1
+        if self.timeouts_in_row >= self.limits.stall_after:
+            raise BotStalled(f"{self.timeouts_in_row} timeouts in a row") from timeout
+        raise timeout
+
+    def answered(self) -> None:
+        """An answer in time: the count of timeouts in a row starts again."""
+        self.timeouts_in_row = 0
+
+    def judge(self, used: float, allowed: float) -> None:
+        """Judge an answer that came after ``used`` seconds when ``allowed`` were allowed (:attr:`allowed` before the
+        move): later than that plus the latency grace is a timeout (see :meth:`on_timeout`), else it is in time."""
+        if used > allowed + LATENCY_GRACE:
+            self.on_timeout(BotTimeout(f"answered after {used * 1000:.0f} ms, the limit is {allowed * 1000:.0f} ms"))
+        self.answered()
 
 
 class Clocked:
@@ -25,38 +91,27 @@ class Clocked:
     default action); the third timeout in a row is a ``stall``. Time beyond the move limit comes out of the bank,
     which is restored at every new game. It costs two clock reads per decision."""
 
-    def __init__(self, bot: Bot, *, move_time: float, time_bank: float = 0.0, stall_after: int = 3,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """``clock`` gives the seconds (a test passes one it moves itself)."""
+    def __init__(self, bot: Bot, *, time: TimeControl, now: Callable[[], float] = time.monotonic) -> None:
+        """``now`` gives the seconds (a test passes one it moves itself)."""
         self.bot = bot
-        self.clock = clock
+        self.now = now
         self.name = getattr(bot, "name", "?")
-        self.move_time = move_time
-        self.time_bank = time_bank
-        self.stall_after = stall_after
-        self._bank = time_bank
-        self._timeouts_in_row = 0
+        self.time = time
+        self.clock = Clock(time)
 
     def new_game(self, info: GameInfo) -> None:
-        self._bank = self.time_bank
-        self._timeouts_in_row = 0
+        self.clock.new_game()
         self.bot.new_game(info)
 
     def act(self, decision: Decision) -> Action | str:
-        allowed = self.move_time + self._bank
-        start = self.clock()
+        allowed = self.clock.allowed
+        start = self.now()
         try:
             action = self.bot.act(decision)
         finally:
-            used = self.clock() - start
-            if self._bank and used > self.move_time:
-                self._bank = max(0.0, self._bank - (used - self.move_time))
-        if used > allowed + LATENCY_GRACE:
-            self._timeouts_in_row += 1
-            if self._timeouts_in_row >= self.stall_after:
-                raise BotStalled(f"{self._timeouts_in_row} timeouts in a row")
-            raise BotTimeout(f"answered after {used * 1000:.0f} ms, the limit is {allowed * 1000:.0f} ms")
-        self._timeouts_in_row = 0
+            used = self.now() - start
+            self.clock.spend(used)
+        self.clock.judge(used, allowed)
         return action
 
     def game_over(self, result: Mapping[str, Any]) -> None:

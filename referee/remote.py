@@ -4,7 +4,9 @@
 ``new_game``, one ``request`` per decision and ``game_over``, and turns every misbehaviour into a typed
 error (C-7): ``timeout`` (no answer by the deadline), ``stall`` (``stall_after`` timeouts in a row, or it
 stopped reading), ``crash`` (the process died), ``malformed``/``oversized`` (bad frames). After anything but
-a timeout the process is killed; the next game starts a fresh one.
+a timeout the process is killed; the next game starts a fresh one. The time bank and the count of timeouts are
+kept by a :class:`referee.clock.Clock`, as for in-process bots. ``act`` returns the reply's text: the game loop
+resolves it to an action (an illegal text is its fault).
 """
 
 from __future__ import annotations
@@ -13,31 +15,25 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ProtocolViolation
 from protocol.wire import PROTOCOL_VERSIONS, answers, bye, game_over, hello, hello_problems, new_game, request
 
+from .clock import LATENCY_GRACE, Clock, TimeControl
 from .transport import Transport
 
 __all__ = ["RemoteBot", "LATENCY_GRACE"]
-
-#: Added to every announced deadline for the pipe and scheduling latency, in seconds.
-LATENCY_GRACE = 0.05
 
 
 class RemoteBot(BotBase):
     """A bot behind a :class:`Transport`; ``connect`` starts a new connection (process) when needed."""
 
-    def __init__(self, connect: Callable[[], Transport], *, name: str, move_time: float = 1.0,
-                 time_bank: float = 0.0, handshake_time: float = 5.0, stall_after: int = 3,
+    def __init__(self, connect: Callable[[], Transport], *, name: str, time: TimeControl = TimeControl(),
                  referee: str = "referee") -> None:
         self.name = name
         self.connect = connect
-        self.move_time = move_time
-        self.time_bank = time_bank
-        self.handshake_time = handshake_time
-        self.stall_after = stall_after
+        self.time = time
+        self.clock = Clock(time)
         self.referee = referee
         self.transport: Transport | None = None
         self.starts = 0
@@ -46,9 +42,7 @@ class RemoteBot(BotBase):
         self.games: list[str] | None = None
         self._id = 0
         self._games_played = 0
-        self._bank = time_bank
         self._written_at = 0.0  # when the current request was written: the bot's clock starts there
-        self._timeouts_in_row = 0
         self._stderr = ""
         self._start_error: BotError | None = None
         self._new_game: dict[str, Any] | None = None  # this game's new_game message, to rejoin after a restart
@@ -62,7 +56,7 @@ class RemoteBot(BotBase):
         self._drop()
         self.transport = self.connect()
         self.starts += 1
-        deadline = time.monotonic() + self.handshake_time
+        deadline = time.monotonic() + self.time.handshake_time
         try:
             self.transport.send(hello(PROTOCOL_VERSIONS, self.referee), deadline)
             while True:
@@ -73,9 +67,9 @@ class RemoteBot(BotBase):
                 if kind == "hello":
                     break  # anything else before the hello is ignored, as unknown messages are
             self._accept_hello(reply)
-        except BotTimeout:
+        except BotTimeout as exc:
             self._drop()
-            raise BotTimeout(f"no hello within the handshake time ({self.handshake_time:g} s)") from None
+            raise BotTimeout(f"no hello within the handshake time ({self.time.handshake_time:g} s)") from exc
         except BotError:
             self._drop()
             raise
@@ -120,8 +114,7 @@ class RemoteBot(BotBase):
         if not self.alive:
             self.start()
         assert self.transport is not None
-        self._bank = self.time_bank
-        self._timeouts_in_row = 0
+        self.clock.new_game()
         self._games_played += 1
         self._answered = False
         self._new_game = new_game(game=info.game, options=dict(info.options), seat=info.seat, seats=info.seats,
@@ -138,19 +131,20 @@ class RemoteBot(BotBase):
     def _send_new_game(self) -> None:
         assert self.transport is not None and self._new_game is not None
         message = self._new_game
-        self._guard(lambda: self.transport.send(message, time.monotonic() + self.handshake_time))  # type: ignore[union-attr]
+        self._guard(lambda: self.transport.send(message, time.monotonic() + self.time.handshake_time))  # type: ignore[union-attr]
 
     def _left_cleanly(self) -> bool:
         """Did the process exit with status 0 before answering anything in this game? Such a bot left
         between games (it should wait for bye, docs/PROTOCOL.md); it is restarted once, without a fault."""
         return not self._answered and self.last_exit == 0 and self.transport is None
 
-    def act(self, decision: Decision) -> Action | str:
+    def act(self, decision: Decision) -> str:
+        """The reply's text, legal or not: the game loop resolves it to an action (an illegal one is its fault)."""
         if not self.alive:
             raise BotCrashed("bot process is gone")
         self._id += 1
         rid = self._id
-        allowed = self.move_time + self._bank
+        allowed = self.clock.allowed
         legal_texts = [a.text for a in decision.legal]
         message = request(id=rid, observation=decision.observation, legal=legal_texts,
                           deadline_ms=int(allowed * 1000))
@@ -165,10 +159,8 @@ class RemoteBot(BotBase):
                 self._send_new_game()
                 reply = self._guard(lambda: self._exchange(message, rid, allowed))
         finally:  # time beyond the move limit comes out of the bank, answered or not
-            if self._bank:
-                used = time.monotonic() - self._written_at
-                self._bank = max(0.0, self._bank - max(0.0, used - self.move_time))
-        self._timeouts_in_row = 0
+            self.clock.spend(time.monotonic() - self._written_at)
+        self.clock.answered()
         self._answered = True
         text = reply.get("action")
         if not isinstance(text, str):
@@ -176,10 +168,7 @@ class RemoteBot(BotBase):
             keys = ", ".join(sorted(str(k)[:40] for k in reply)[:12])
             what = "no 'action' key" if "action" not in reply else f"an 'action' that is {type(text).__name__}"
             raise ProtocolViolation(f"reply {rid} has {what}, which must be a string (the reply's keys: {keys})")
-        for action in decision.legal:
-            if action.text == text:
-                return action
-        return text  # not legal: the runner records an 'illegal' fault
+        return text
 
     def _exchange(self, message: dict[str, Any], rid: int, allowed: float) -> Mapping[str, Any]:
         """Write a request and wait for its answer. The write is bounded too (a bot that does not read its stdin
@@ -196,15 +185,16 @@ class RemoteBot(BotBase):
             # Unknown types are ignored; an action with another id (or a non-integer one) answers nothing.
 
     def _guard(self, call: Callable[[], Any]) -> Any:
-        """Run one exchange; map timeouts to stalls after ``stall_after`` in a row; drop broken bots."""
+        """Run one exchange; a timeout counts on the clock (a stall after ``stall_after`` in a row); drop broken
+        bots."""
         try:
             return call()
         except BotTimeout as exc:
-            self._timeouts_in_row += 1
-            if self._timeouts_in_row >= self.stall_after:
+            try:
+                self.clock.on_timeout(exc)
+            except BotStalled:
                 self._drop()
-                raise BotStalled(f"{self._timeouts_in_row} timeouts in a row") from None
-            raise exc
+                raise
         except BotError:
             self._drop()
             raise
@@ -213,7 +203,7 @@ class RemoteBot(BotBase):
         if self.alive:
             assert self.transport is not None
             try:
-                self.transport.send(game_over(dict(result)), time.monotonic() + self.handshake_time)
+                self.transport.send(game_over(dict(result)), time.monotonic() + self.time.handshake_time)
             except BotError:
                 self._drop()
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from protocol.wire import MAX_FRAME, FrameDecoder
 from referee import __version__
+from referee.clock import TimeControl
 from referee.match import play_game
 from referee.plugins import load_registry
 from referee.remote import RemoteBot
@@ -73,7 +74,7 @@ def record() -> tuple[list[Frame], Any, int | None]:
     """Play the game; return the frames in order, the game record and the bot's exit status."""
     registry = load_registry()
     log: list[Frame] = []
-    bot = RemoteBot(lambda: _RecordingTransport(BOT_ARGV, log), name="bots.first", move_time=1.0,
+    bot = RemoteBot(lambda: _RecordingTransport(BOT_ARGV, log), name="bots.first", time=TimeControl(move_time=1.0),
                     referee=f"referee/{__version__}")
     try:
         game_record = play_game(registry.game(GAME), [registry.bot("heuristic").factory(), bot], seed=SEED)

@@ -25,6 +25,7 @@ from referee.cli_common import (
     say_interrupted,
     warn,
 )
+from referee.clock import TimeControl
 from referee.errors import ConfigError, ExecutorError
 from referee.match import POLICIES, check_policy
 from referee.plugins import Registry
@@ -156,7 +157,7 @@ def _check_programs(specs: list[str], registry: Registry, game: str, move_time: 
         parsed = parse_spec(spec, registry)
         if parsed.argv is None:
             continue
-        bot = parsed.make(registry, move_time=move_time / 1000, sandbox=sandbox)
+        bot = parsed.make(registry, time=TimeControl.from_ms(move_time), sandbox=sandbox)
         try:
             check_supports(bot, parsed, game)
         finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from protocol.bot import Bot
 from referee.botspec import BotSpec, parse_spec
+from referee.clock import TimeControl
 from referee.match import play_game
 from referee.plugins import load_registry
 from referee.record import record_to_dict
@@ -31,7 +32,7 @@ class GameWorker:
     def _bot(self, entrant: int) -> Bot:
         if entrant not in self.bots:
             self.bots[entrant] = self.specs[entrant].make(self.registry,
-                                                          move_time=self.config.move_time_ms / 1000,
+                                                          time=TimeControl.from_ms(self.config.move_time_ms),
                                                           sandbox=self.sandbox)
         return self.bots[entrant]
 

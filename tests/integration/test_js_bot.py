@@ -21,6 +21,7 @@ import pytest
 from bots.heuristic import HeuristicBot
 from bots.random import RandomBot
 from protocol.wire import FrameDecoder, pack
+from referee.clock import TimeControl
 from referee.match import play_game
 from referee.plugins import load_registry
 from referee.remote import RemoteBot
@@ -80,7 +81,7 @@ def test_js_bot_plays_many_games_in_one_process_and_exits_on_bye() -> None:
         transports.append(RecordingTransport(ARGV))
         return transports[-1]
 
-    js = RemoteBot(connect, name="js", move_time=2.0)
+    js = RemoteBot(connect, name="js", time=TimeControl(move_time=2.0))
     # (game, options, the other bots, the JS bot's seat): durak 2 and 3 seats, perevodnoy, kazaki with 4.
     plan: list[tuple[str, dict[str, object], list[Any], int]] = [
         ("durak", {}, [HeuristicBot()], 1),

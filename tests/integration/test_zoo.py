@@ -24,6 +24,7 @@ from proctable import group_members
 from bots.heuristic import HeuristicBot
 from protocol.errors import BotStalled
 from protocol.wire import PROTOCOL_VERSIONS
+from referee.clock import TimeControl
 from referee.games.durak import Durak
 from referee.match import Fault, GameRecord, play_game
 from referee.remote import RemoteBot
@@ -48,7 +49,8 @@ class Zoo:
         self.argv = argv + (["--child", str(child_pidfile)] if child_pidfile else [])
         self.child_pidfile = child_pidfile
         self.transports: list[ProcessTransport] = []
-        self.bot = RemoteBot(self._connect, name=name, move_time=MOVE_TIME, handshake_time=HANDSHAKE_TIME)
+        self.bot = RemoteBot(self._connect, name=name,
+                             time=TimeControl(move_time=MOVE_TIME, handshake_time=HANDSHAKE_TIME))
 
     def _connect(self) -> ProcessTransport:
         transport = ProcessTransport(self.argv)

@@ -18,7 +18,7 @@ from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
 from protocol.errors import BotStalled, BotTimeout, ProtocolViolation
 from referee.botspec import parse_spec
-from referee.clock import Clocked
+from referee.clock import Clocked, TimeControl
 from referee.engine import Game, State
 from referee.errors import ConfigError
 from referee.games.durak import Durak, Kazaki
@@ -295,7 +295,7 @@ class Sleepy(FirstLegal):
         return self.now
 
     def clocked(self, move_time: float, time_bank: float = 0.0) -> Clocked:
-        return Clocked(self, move_time=move_time, time_bank=time_bank, clock=self.clock)
+        return Clocked(self, time=TimeControl(move_time=move_time, time_bank=time_bank), now=self.clock)
 
     def choose(self, decision: Decision) -> Action:
         if self.slow is None or len(self.asked) - 1 in self.slow:
@@ -332,8 +332,8 @@ def test_the_time_bank_covers_a_slow_in_process_answer_once() -> None:
 
 def test_registered_bots_are_made_under_the_clock() -> None:
     registry = load_registry()
-    bot = parse_spec("random", registry).make(registry, move_time=0.1, time_bank=0.2)
-    assert isinstance(bot, Clocked) and (bot.move_time, bot.time_bank) == (0.1, 0.2) and bot.name == "random"
+    bot = parse_spec("random", registry).make(registry, time=TimeControl.from_ms(100, 200))
+    assert isinstance(bot, Clocked) and bot.time == TimeControl(move_time=0.1, time_bank=0.2) and bot.name == "random"
     record = play_game(DURAK, [bot, FirstLegal()], seed=7)
     assert record.faults == []
 

@@ -18,6 +18,7 @@ from protocol.bot import Decision, GameInfo
 from protocol.errors import BotCrashed, BotStalled, BotTimeout, ProtocolViolation
 from protocol.wire import PROTOCOL_VERSIONS
 from referee import remote
+from referee.clock import TimeControl
 from referee.remote import LATENCY_GRACE, RemoteBot
 from referee.transport import MockTransport
 
@@ -85,10 +86,11 @@ def reply(text: str | None = None, *, stale: int = 0, **extra: Any) -> Callable[
     return answer
 
 
-def make_bot(script: Script, **options: Any) -> RemoteBot:
-    options.setdefault("move_time", 0.25)
-    options.setdefault("handshake_time", 1.0)
-    return RemoteBot(script.connect, name="remote", **options)
+def make_bot(script: Script, *, referee: str = "referee", **limits: Any) -> RemoteBot:
+    """A RemoteBot of ``script``; ``limits`` are the fields of its TimeControl (move time 0.25 s, handshake 1 s)."""
+    limits.setdefault("move_time", 0.25)
+    limits.setdefault("handshake_time", 1.0)
+    return RemoteBot(script.connect, name="remote", time=TimeControl(**limits), referee=referee)
 
 
 def decision(texts: list[str] = LEGAL_TEXTS, observation: dict[str, Any] = OBSERVATION) -> Decision:
@@ -252,18 +254,19 @@ def test_new_game_message_fields() -> None:
 # ------------------------------------------------------------------------------------------------ act
 
 
-def test_act_sends_a_request_and_returns_the_matching_legal_action() -> None:
+def test_act_sends_a_request_and_returns_the_reply_text() -> None:
+    # The text, not the legal Action with it: only the engine resolves a reply's text (the game loop asks it).
     script = Script(answers=[reply("attack(7T,7K)"), reply("attack(9R)")])
     bot = make_bot(script, move_time=0.25)
     bot.new_game(INFO)
     d = decision()
     action = bot.act(d)
-    assert action is d.legal[1]
+    assert type(action) is str and action == d.legal[1].text
     first = script.requests[0]
     assert first == {"type": "request", "id": first["id"], "observation": OBSERVATION, "legal": LEGAL_TEXTS,
                      "deadline_ms": 250}
     d2 = decision()
-    assert bot.act(d2) is d2.legal[2]
+    assert bot.act(d2) == d2.legal[2].text
     assert script.requests[1]["id"] > first["id"]  # every request has a fresh id
     assert script.sent_types() == ["hello", "new_game", "request", "request"]
 
@@ -285,7 +288,7 @@ def test_reply_with_a_stale_id_is_skipped() -> None:
     bot = make_bot(script)
     bot.new_game(INFO)
     d = decision()
-    assert bot.act(d) is d.legal[0]
+    assert bot.act(d) == d.legal[0].text
 
 
 def test_reply_with_a_future_or_missing_id_is_skipped() -> None:
@@ -295,7 +298,7 @@ def test_reply_with_a_future_or_missing_id_is_skipped() -> None:
     bot = make_bot(script)
     bot.new_game(INFO)
     d = decision()
-    assert bot.act(d) is d.legal[0]
+    assert bot.act(d) == d.legal[0].text
 
 
 @pytest.mark.parametrize("odd", [True, 1.0])
@@ -317,7 +320,7 @@ def test_an_answer_sent_before_its_request_is_not_its_answer() -> None:
     bot.new_game(INFO)
     bot.act(decision())
     d = decision()
-    assert bot.act(d) is d.legal[1]
+    assert bot.act(d) == d.legal[1].text
 
 
 def test_unknown_messages_between_replies_are_ignored() -> None:
@@ -326,7 +329,7 @@ def test_unknown_messages_between_replies_are_ignored() -> None:
     bot = make_bot(script)
     bot.new_game(INFO)
     d = decision()
-    assert bot.act(d) is d.legal[1]
+    assert bot.act(d) == d.legal[1].text
 
 
 def test_unknown_keys_in_the_reply_are_ignored() -> None:
@@ -334,7 +337,7 @@ def test_unknown_keys_in_the_reply_are_ignored() -> None:
     bot = make_bot(script)
     bot.new_game(INFO)
     d = decision()
-    assert bot.act(d) is d.legal[2]
+    assert bot.act(d) == d.legal[2].text
 
 
 @pytest.mark.parametrize("text", ["attack(AS)", "take", "", "attack(7t)", "garbage("])
@@ -414,7 +417,7 @@ def test_an_answer_resets_the_timeout_count() -> None:
     for _ in range(2):
         with pytest.raises(BotTimeout):
             bot.act(decision())
-    assert isinstance(bot.act(decision()), Action)
+    assert bot.act(decision()) == LEGAL_TEXTS[0]
     for _ in range(2):
         with pytest.raises(BotTimeout):
             bot.act(decision())
@@ -444,7 +447,7 @@ def test_late_answer_to_a_timed_out_request_is_ignored() -> None:
     with pytest.raises(BotTimeout):
         bot.act(decision())
     d = decision()
-    assert bot.act(d) is d.legal[1]
+    assert bot.act(d) == d.legal[1].text
 
 
 # ------------------------------------------------------------------------------------------------ restarts
@@ -462,7 +465,7 @@ def test_after_a_crash_the_next_game_starts_a_new_connection() -> None:
     assert bot.starts == 2 and len(script.transports) == 2
     assert script.sent_types(1) == ["hello", "new_game"]
     assert script.transports[1].sent[1]["game_no"] == 2  # game_no keeps counting over a restart
-    assert isinstance(bot.act(decision()), Action)
+    assert bot.act(decision()) == LEGAL_TEXTS[0]
     first, second = (r["id"] for r in script.requests)
     assert second > first  # request ids do not restart with the process
 

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from protocol.bot import Bot
 from protocol.errors import BotCrashed, BotError, BotTimeout, ConfigError
 from protocol.wire import PROTOCOL_VERSIONS, bye, hello
+from referee.clock import TimeControl
 from referee.remote import RemoteBot
 
 from ...match import Fault, GameRecord, default_action, play_game
@@ -98,8 +99,8 @@ class Program:
         self.run = run
         self.twist = twist or Twist
         self.probes: list[Probe] = []
-        self.bot = RemoteBot(self._connect, name=session.name, move_time=move_time, handshake_time=HANDSHAKE_TIME,
-                             referee=REFEREE)
+        self.bot = RemoteBot(self._connect, name=session.name,
+                             time=TimeControl(move_time=move_time, handshake_time=HANDSHAKE_TIME), referee=REFEREE)
 
     def _connect(self) -> Probe:
         probe = self.run.probe(self.twist())
