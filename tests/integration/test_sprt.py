@@ -1,0 +1,110 @@
+"""The SPRT runner (tournaments/sprt_run.py) on real games with in-process bots: it decides, stops, stores every
+game, and resumes to the very state of a run that was not interrupted (issue 14, part 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.plugins import load_registry
+from tournaments.config import TournamentConfig
+from tournaments.local import LocalExecutor
+from tournaments.schedule import Scheduled, substitution
+from tournaments.sprt import Decision, SprtSettings
+from tournaments.sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
+from tournaments.storage import FinishedGame, Store
+
+
+def config(game: str, seats: int, specs: list[str], settings: SprtSettings, max_deals: int = 2000,
+           seed: int = 42) -> TournamentConfig:
+    names = ["candidate", "baseline", *(f"field{i}" for i in range(len(specs) - 2))]
+    return TournamentConfig(game=game, options=load_registry().game(game).configure({}), entrants=names,
+                            specs=specs, seats=seats, games=max_deals, duplicate=True, seed=seed,
+                            extra={"sprt": SprtPlan.settings_dict(settings)})
+
+
+def run(path: Path, cfg: TournamentConfig) -> SprtState:
+    with Store(path, create=True) as store:
+        return run_sprt(store, cfg, lambda c: LocalExecutor(c, 1))
+
+
+def stored(path: Path) -> dict[str, tuple[list[int], list[str]]]:
+    with Store(path, create=False, readonly=True) as store:
+        return {row.key: (row.places, row.seating) for row in store.games()}
+
+
+def test_a_better_candidate_is_accepted_and_every_game_is_stored(tmp_path: Path) -> None:
+    cfg = config("durak", 2, ["heuristic", "random"], SprtSettings(0, 50))
+    state = run(tmp_path / "s.db", cfg)
+    assert state.decision is Decision.H1 and state.llr >= state.upper
+    rows = stored(tmp_path / "s.db")
+    assert len(rows) == state.games == 2 * state.deals  # a game pair per deal, none in flight with one worker
+    for deal in range(state.deals):
+        for job in substitution(2, 0, seed=cfg.seed, deal=deal):
+            assert rows[job.key][1] == [cfg.entrants[e] for e in job.seating]
+    again = sprt_state(cfg, {key: places for key, (places, _) in rows.items()})
+    assert again == state  # the test is a function of the stored games
+
+
+def test_equal_bots_end_in_h0(tmp_path: Path) -> None:
+    state = run(tmp_path / "s.db", config("durak", 2, ["random", "random"], SprtSettings(0, 300)))
+    assert state.decision is Decision.H0 and state.llr <= state.lower
+
+
+def test_the_deal_limit_ends_an_undecided_test(tmp_path: Path) -> None:
+    state = run(tmp_path / "s.db", config("durak", 2, ["heuristic", "random"], SprtSettings(0, 5), max_deals=3))
+    assert state.decision is Decision.PENDING and state.deals == 3 and state.finished
+    assert "the deal limit is reached" in state.line()
+
+
+def test_four_seats_with_a_field_in_a_team_game(tmp_path: Path) -> None:
+    cfg = config("kozel", 4, ["heuristic", "random", "first", "random", "first"], SprtSettings(0, 300), max_deals=60)
+    state = run(tmp_path / "s.db", cfg)
+    rows = stored(tmp_path / "s.db")
+    assert state.games == len(rows) == 8 * state.deals and state.deals > 0
+    for key, (_, seating) in rows.items():  # the candidate and the baseline never sit together
+        assert {"candidate", "baseline"} & set(seating) and not {"candidate", "baseline"} <= set(seating), key
+    assert state.finished
+
+
+class Stop(Exception):
+    pass
+
+
+class Interrupted:
+    """An executor that dies after ``after`` games, like a ^C in the middle of a deal."""
+
+    def __init__(self, inner: LocalExecutor, after: int) -> None:
+        self.inner, self.after = inner, after
+
+    def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]:
+        for k, game in enumerate(self.inner.run(jobs)):
+            if k == self.after:
+                raise Stop
+            yield game
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def terminate(self) -> None:
+        self.inner.terminate()
+
+
+def test_a_resumed_test_ends_where_an_uninterrupted_one_does(tmp_path: Path) -> None:
+    cfg = config("durak", 2, ["heuristic", "random"], SprtSettings(0, 50))
+    straight = run(tmp_path / "straight.db", cfg)
+    with Store(tmp_path / "cut.db", create=True) as store, pytest.raises(Stop):
+        run_sprt(store, cfg, lambda c: Interrupted(LocalExecutor(c, 1), after=7))  # in the middle of deal 3
+    assert len(stored(tmp_path / "cut.db")) == 7
+    resumed = run(tmp_path / "cut.db", cfg)
+    assert resumed == straight
+    assert stored(tmp_path / "cut.db") == stored(tmp_path / "straight.db")
+
+
+def test_a_finished_test_plays_nothing_more(tmp_path: Path) -> None:
+    cfg = config("durak", 2, ["heuristic", "random"], SprtSettings(0, 50))
+    first = run(tmp_path / "s.db", cfg)
+    assert run(tmp_path / "s.db", cfg) == first and len(stored(tmp_path / "s.db")) == first.games
+

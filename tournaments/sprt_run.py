@@ -1,0 +1,176 @@
+"""Running an SPRT: deal after deal of the substitution schedule until the test decides (tournaments/sprt.py).
+
+An SPRT is stored like any tournament (the configuration, one row per game), with its settings in the
+configuration's ``extra["sprt"]``; the entrants are the candidate, the baseline, then the field. The test is a
+function of the stored games: the paired scores of the deals whose games are all stored. So a resumed SPRT goes
+on from where it stopped and a finished one is decided again from its rows alone.
+
+The deals are handed to the executor lazily, one as a worker needs work; once the test has decided no new deal
+starts, and the deals in flight finish and are stored (as fishtest does, they count in the stored result).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.errors import ConfigError
+
+from .config import TournamentConfig
+from .executor import Executor
+from .schedule import Scheduled, substitution, substitution_size
+from .sprt import Decision, PairedScores, Sprt, SprtSettings, substitution_score
+from .storage import Store
+
+__all__ = ["SprtPlan", "SprtState", "run_sprt", "sprt_state"]
+
+
+@dataclass(frozen=True)
+class SprtPlan:
+    """What an SPRT stored in a configuration plays: its settings, the field's size, the deals at most."""
+
+    settings: SprtSettings
+    field: int  # the number of field bots (entrants 2 …); 0: a two-seat game pair
+    seats: int
+    max_deals: int
+
+    @classmethod
+    def of(cls, config: TournamentConfig) -> SprtPlan:
+        data = config.extra.get("sprt")
+        if not isinstance(data, dict):
+            raise ConfigError("this tournament is not an SPRT (no 'sprt' settings in its configuration)")
+        try:
+            settings = SprtSettings(float(data["elo0"]), float(data["elo1"]), float(data["alpha"]),
+                                    float(data["beta"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"the stored SPRT settings are damaged ({type(exc).__name__}: {exc})") from exc
+        settings.check()
+        return cls(settings, len(config.entrants) - 2, config.seats, config.games)
+
+    @staticmethod
+    def settings_dict(settings: SprtSettings) -> dict[str, float]:
+        return {"elo0": settings.elo0, "elo1": settings.elo1, "alpha": settings.alpha, "beta": settings.beta}
+
+    @property
+    def per_deal(self) -> int:
+        return substitution_size(self.seats, self.field)
+
+    def deal(self, seed: int, deal: int) -> list[Scheduled]:
+        return substitution(self.seats, self.field, seed=seed, deal=deal)
+
+
+@dataclass(frozen=True)
+class SprtState:
+    """The test after the stored games: deals scored, games stored, the LLR and its bounds, the Elo estimate."""
+
+    deals: int
+    games: int
+    llr: float
+    lower: float
+    upper: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    decision: Decision
+    max_deals: int
+
+    @property
+    def finished(self) -> bool:
+        return self.decision is not Decision.PENDING or self.deals >= self.max_deals
+
+    def line(self) -> str:
+        """One line for the live display and the end."""
+        verdict = {Decision.H1: "H1 accepted: the candidate is better",
+                   Decision.H0: "H0 accepted: the candidate is not better",
+                   Decision.PENDING: "no decision yet" if self.deals < self.max_deals else
+                   "no decision: the deal limit is reached"}[self.decision]
+        return (f"{self.deals} deals, {self.games} games: LLR {self.llr:.2f} ({self.lower:.2f}, {self.upper:.2f}); "
+                f"Elo {self.elo:+.1f} [{self.elo_low:+.1f}, {self.elo_high:+.1f}]; {verdict}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deals": self.deals, "games": self.games, "llr": self.llr, "bounds": [self.lower, self.upper],
+                "elo": self.elo, "elo_interval": [self.elo_low, self.elo_high], "decision": str(self.decision),
+                "max_deals": self.max_deals}
+
+
+class _Tally:
+    """The stored places by key, and the test over the deals that are complete."""
+
+    def __init__(self, plan: SprtPlan) -> None:
+        self.plan = plan
+        self.places: dict[str, Sequence[int]] = {}
+        self.scored: set[int] = set()
+        self.test = Sprt(plan.settings, PairedScores())
+
+    def add(self, key: str, places: Sequence[int]) -> None:
+        self.places[key] = places
+        deal = _deal_of(key)
+        if deal is None or deal in self.scored:
+            return
+        y = substitution_score(self.places, deal, self.plan.seats, self.plan.field)
+        if y is not None:
+            self.scored.add(deal)
+            self.test.add(y)
+
+    def state(self) -> SprtState:
+        elo, low, high = self.test.scores.elo()
+        s = self.plan.settings
+        return SprtState(len(self.scored), len(self.places), self.test.llr, s.lower, s.upper, elo, low, high,
+                         self.test.decision, self.plan.max_deals)
+
+
+def _deal_of(key: str) -> int | None:
+    head = key.split(".", 1)[0]
+    return int(head[1:]) if head[:1] == "d" and head[1:].isdigit() else None
+
+
+def sprt_state(config: TournamentConfig, places: Mapping[str, Sequence[int]]) -> SprtState:
+    """The test after these stored games (by key)."""
+    tally = _Tally(SprtPlan.of(config))
+    for key, p in places.items():
+        tally.add(key, p)
+    return tally.state()
+
+
+def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[TournamentConfig], Executor],
+             progress: Callable[[SprtState], None] | None = None) -> SprtState:
+    """Play deals until the test decides or the deal limit is reached; every game is stored as it finishes."""
+    plan = SprtPlan.of(config)
+    store.lock()
+    store.save_config(config.to_dict())
+    tally = _Tally(plan)
+    for row in store.games():
+        tally.add(row.key, row.places)
+    if progress:
+        progress(tally.state())
+    if tally.state().finished:
+        return tally.state()
+
+    def jobs() -> Iterator[Scheduled]:
+        for deal in range(plan.max_deals):
+            if tally.test.decision is not Decision.PENDING:
+                return
+            for job in plan.deal(config.seed, deal):
+                if job.key not in tally.places:
+                    yield job
+
+    executor = make_executor(config)
+    last = 0.0
+    try:
+        for game in executor.run(jobs()):
+            store.add(game)
+            tally.add(game.key, game.places)
+            now = time.monotonic()
+            if progress and now - last >= 0.2:
+                progress(tally.state())
+                last = now
+    except BaseException:
+        executor.terminate()
+        raise
+    executor.close()
+    state = tally.state()
+    if progress:
+        progress(state)
+    return state
