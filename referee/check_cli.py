@@ -20,11 +20,12 @@ from .botspec import cannot_play, parse_spec
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
-from .cli_common import cli_registry, print_json
+from .cli_common import WIRE_LOG, cli_registry, print_json
 from .errors import ConfigError
 from .plugins import Registry
 from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
 from .terminal import printable
+from .wirelog import WireLog
 
 __all__ = ["check", "program_for"]
 
@@ -65,6 +66,7 @@ def check(
     json_out: bool = typer.Option(False, "--json", help="Print the JSON report (with every transcript) on "
                                   "stdout; the tree goes to stderr."),
     report: Path | None = typer.Option(None, "--report", metavar="FILE", help="Write the JSON report to this file."),
+    wire_log: Path | None = WIRE_LOG,
     sandbox: str = SANDBOX,
     bot_env: list[str] = BOT_ENV,
     bot_memory: int = BOT_MEMORY,
@@ -88,8 +90,10 @@ def check(
     argv, name = program_for(spec, registry)
     for game_id in game:
         registry.game(game_id)  # an unknown game is a usage error, before anything starts
+    wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a case
     confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
-    confined = confined.with_hidden([report.resolve()] if report is not None else [])
+    confined = confined.with_hidden([*([report.resolve()] if report is not None else []),
+                                     *([wires.path] if wires is not None else [])])
     drawn = seed is None
     if seed is None:
         seed = secrets.randbits(32)
@@ -98,7 +102,7 @@ def check(
         typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
 
     start = time.monotonic()
-    session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen)
+    session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen, wire_log=wires)
     session.discover(game)
     if session.start_failure is not None:  # a program that ends before its hello: one line, no case run
         raise ConfigError(cannot_play(spec, *session.start_failure))

@@ -26,15 +26,21 @@ from .errors import ConfigError, RefereeError
 from .plugins import Registry, load_registry
 from .terminal import printable
 
-__all__ = ["CliContext", "Command", "ON_FAULT_HELP", "RefereeGroup", "TABLE_FORMATS", "check_format", "cli_registry",
-           "command_tree", "format_table", "interrupt_said", "one_line_errors", "parse_options", "print_json",
-           "say_interrupted", "warn"]
+__all__ = ["CliContext", "Command", "ON_FAULT_HELP", "RefereeGroup", "TABLE_FORMATS", "WIRE_LOG", "check_format",
+           "cli_registry", "command_tree", "format_table", "interrupt_said", "one_line_errors", "parse_options",
+           "print_json", "say_interrupted", "warn"]
 
 #: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
 MAX_MS = 2**31 - 1
 #: ``--on-fault``'s help, with its choices
 ON_FAULT_HELP = ("What a fault costs (C-7): forfeit (every faulted seat is placed below the others) or continue "
                  "(the places the rules gave stand).")
+
+#: ``--wire-log FILE`` of play, check and tournament run/resume (referee/wirelog.py; docs/CLI.md, "The wire log")
+WIRE_LOG = typer.Option(None, "--wire-log", metavar="FILE",
+                        help="Append every frame to and from the program bots to FILE, one JSON line each. It "
+                             "holds every hand of every game: keep it private (it is created readable by you "
+                             "alone, and the sandbox hides it from the bots).")
 
 #: ``--format`` values: every tabulate format, plus ``csv`` and an unpadded ``tsv`` (which replaces tabulate's)
 TABLE_FORMATS = tuple(sorted({*tabulate_formats, "csv", "tsv"}))

@@ -53,7 +53,7 @@ class Probe(ProcessTransport):
         self.number = number
         self.twist = twist
         super().__init__(run.session.argv, cwd=run.session.cwd, decoder=_Recorder(self),  # records what it writes
-                         popen=run.session.popen)
+                         popen=run.session.popen, wire_log=run.session.wire_log, wire_name=run.session.name)
         self._stash = ""
         self.exit_code: int | None = None
         run.note(f"started {' '.join(run.session.argv)} (pid {self.pid})", number)

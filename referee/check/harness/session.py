@@ -17,6 +17,7 @@ from referee.remote import RemoteBot
 from ...match import Fault, GameRecord, default_action, play_game
 from ...plugins import Registry
 from ...rng import derive_seed
+from ...wirelog import WireLog
 from .probe import Probe, Twist
 from .transcript import EXIT_TIME, HANDSHAKE_TIME, MOVE_TIME, REFEREE, Run
 
@@ -192,9 +193,11 @@ class Session:
     """What the cases share: the bot's command, the registry, the games to check, the seed and the runs."""
 
     def __init__(self, argv: Sequence[str], *, registry: Registry, seed: int, name: str = "bot",
-                 cwd: str | None = None, popen: Callable[..., Any] | None = None) -> None:
+                 cwd: str | None = None, popen: Callable[..., Any] | None = None,
+                 wire_log: WireLog | None = None) -> None:
         self.argv = list(argv)
         self.popen = popen  # starts the bot (the sandbox's); None: subprocess.Popen
+        self.wire_log = wire_log  # every probe's frames go there too (--wire-log), beside the transcripts
         self.registry = registry
         self.seed = seed
         self.name = name
