@@ -19,7 +19,16 @@ from tabulate import tabulate
 
 from .botspec import check_supports, parse_spec
 from .check_cli import check
-from .cli_common import MAX_MS, ON_FAULT_HELP, Command, RefereeGroup, cli_registry, parse_options, print_json
+from .cli_common import (
+    MAX_MS,
+    ON_FAULT_HELP,
+    WIRE_LOG,
+    Command,
+    RefereeGroup,
+    cli_registry,
+    parse_options,
+    print_json,
+)
 from .clock import TimeControl
 from .engine import Game, State
 from .errors import ConfigError
@@ -27,6 +36,7 @@ from .match import POLICIES, GameRecord, check_policy, play_game
 from .record import read_record, replay, write_record
 from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
 from .terminal import printable
+from .wirelog import WireLog
 
 app = typer.Typer(
     name="referee",
@@ -164,6 +174,7 @@ def play(
     time_bank: int = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
                                   help="Extra time per game for every bot, spent when a move takes longer, ms."),
     record: Path | None = typer.Option(None, metavar="FILE", help="Write the game record (JSON) to this file."),
+    wire_log: Path | None = WIRE_LOG,
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     sandbox: str = SANDBOX,
@@ -189,14 +200,15 @@ def play(
         raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
     if record is not None and not (record.parent.is_dir() and os.access(record.parent, os.W_OK)):
         raise ConfigError(f"cannot write the record to {record}: its folder does not exist or is not writable")
+    wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a game
     confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
-                .with_hidden([record.resolve()] if record else [])
+                .with_hidden([*([record.resolve()] if record else []), *([wires.path] if wires else [])])
                 if any(spec.argv is not None for spec in specs) else None)
     limits = TimeControl.from_ms(move_time, time_bank)
     players = []
     try:
         for spec in specs:
-            players.append(spec.make(registry, time=limits, sandbox=confined))
+            players.append(spec.make(registry, time=limits, sandbox=confined, wire_log=wires))
             check_supports(players[-1], spec, game)
     except BaseException:
         for player in players:
