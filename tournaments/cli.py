@@ -35,7 +35,7 @@ from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROC
 from referee.terminal import printable
 
 from .config import TournamentConfig
-from .local import LocalExecutor
+from .executor import DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, executor_factory
 from .report import Report, build_report
 from .run import Progress, run_tournament
 from .schedule import schedule_size
@@ -150,14 +150,14 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
         typer.echo(format_table(h2h, ["bot", "opponent", "games", "W/D/L", "score", "Elo diff", "LOS"], fmt))
 
 
-def _check_programs(specs: list[str], registry: Registry, game: str, move_time: int,
+def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeControl,
                     sandbox: Sandbox | None = None) -> None:
     """Refuse a program bot whose hello says it does not play ``game`` (started once, then stopped)."""
     for spec in specs:
         parsed = parse_spec(spec, registry)
         if parsed.argv is None:
             continue
-        bot = parsed.make(registry, time=TimeControl.from_ms(move_time), sandbox=sandbox)
+        bot = parsed.make(registry, time=time, sandbox=sandbox)
         try:
             check_supports(bot, parsed, game)
         finally:
@@ -234,13 +234,18 @@ def _hidden(db: Path) -> list[str]:
     return [path, path + "-wal", path + "-shm", path + "-journal"]
 
 
+EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
+                        help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (this machine, --workers "
+                        "processes).")
+
+
 def _play(store: Store, config: TournamentConfig, registry: Registry, workers: int, json_out: bool,
-          sandbox: Sandbox | None = None) -> None:
+          sandbox: Sandbox | None = None, executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR]) -> None:
     game = registry.game(config.game)
     label = f"{config.game} {config.seats} seats"
     try:
         with _Reporter(label) as reporter:
-            run_tournament(store, config, game, lambda c: LocalExecutor(c, workers, sandbox), reporter)
+            run_tournament(store, config, game, lambda c: executor(c, workers, sandbox), reporter)
     except KeyboardInterrupt:
         say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
                         f"Continue with: referee tournament resume {store.path}")
@@ -271,6 +276,9 @@ def run(
                                     "kept in --db (the same command on the same --db continues that tournament)."),
     move_time: int = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
                                   help="Per-move time limit of every bot (program or in-process), ms."),
+    time_bank: int = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
+                                  help="Extra time per game for every bot, spent when a move takes longer, ms."),
+    executor: str = EXECUTOR,
     option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
                                      help="A game option as KEY=VALUE; repeatable."),
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
@@ -291,6 +299,7 @@ def run(
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
     """
     check_format(fmt)
+    play_on = executor_factory(executor)
     registry = cli_registry()
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
@@ -311,10 +320,10 @@ def run(
     programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
     confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
                 else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
-    _check_programs(specs, registry, game, move_time, confined.with_hidden(_hidden(db)))
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                               duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
-                              extra={"sandbox": confined.settings()})
+                              extra={"sandbox": confined.settings()}, time_bank_ms=time_bank)
+    _check_programs(specs, registry, game, config.time_control(), confined.with_hidden(_hidden(db)))
     if seed is None:
         config = _secret_seed(db, config)
     total = schedule_size(len(names), k, games, chosen.teams(k))
@@ -323,7 +332,7 @@ def run(
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
-        _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db)))
+        _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db)), play_on)
         print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(config.to_dict()))
 
 
@@ -336,9 +345,10 @@ def resume(
     bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
                                           help="Bootstrap samples for the intervals."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
+    executor: str = EXECUTOR,
 ) -> None:
     """Continue a tournament where it stopped (no game lost, none played twice) and print the table."""
-    _existing(db, fmt, bootstrap_samples, json_out, play_workers=workers)
+    _existing(db, fmt, bootstrap_samples, json_out, play_workers=workers, executor=executor_factory(executor))
 
 
 @app.command(cls=Command)
@@ -442,7 +452,8 @@ def verify(
         raise typer.Exit(1)
 
 
-def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None) -> None:
+def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None,
+              executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR]) -> None:
     """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
     check_format(fmt)
     registry = cli_registry()
@@ -458,6 +469,6 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
             game = registry.game(config.game)
             if store.count() < schedule_size(len(config.entrants), config.seats, config.games,
                                              game.teams(config.seats)):  # as run does, before a game is played
-                _check_programs(config.specs, registry, config.game, config.move_time_ms, sandbox)
-            _play(store, config, registry, play_workers, json_out, sandbox)
+                _check_programs(config.specs, registry, config.game, config.time_control(), sandbox)
+            _play(store, config, registry, play_workers, json_out, sandbox, executor)
         print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))

@@ -1,10 +1,17 @@
-"""A tournament's configuration: everything that defines it, stored in its database and compared on resume."""
+"""A tournament's configuration: everything that defines it, stored in its database and compared on resume.
+
+The stored form is :meth:`TournamentConfig.to_dict` as JSON, and ``run`` on an existing database compares it with
+the stored one. So a field added later (listed in ``_OMITTED_AT_DEFAULT``) is left out of the dictionary while it
+has its default: a tournament that does not use it stores, and compares, exactly what a referee from before the
+field stored, and an old database reads back (``from_dict``) with the default.
+"""
 
 from __future__ import annotations
 
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, get_args, get_origin, get_type_hints
 
+from referee.clock import TimeControl
 from referee.errors import ConfigError
 
 __all__ = ["TournamentConfig"]
@@ -25,9 +32,19 @@ class TournamentConfig:
     move_time_ms: int = 1000
     policy: str = "forfeit"
     extra: dict[str, Any] = field(default_factory=dict)
+    time_bank_ms: int = 0  # added later: stored only when not 0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The stored form; a field of ``_OMITTED_AT_DEFAULT`` at its default is left out (see the module)."""
+        data = asdict(self)
+        for name, default in _OMITTED_AT_DEFAULT.items():
+            if data[name] == default:
+                del data[name]
+        return data
+
+    def time_control(self) -> TimeControl:
+        """The time limits of every bot of this tournament."""
+        return TimeControl.from_ms(self.move_time_ms, self.time_bank_ms)
 
     @classmethod
     def from_dict(cls, data: Any) -> TournamentConfig:
@@ -50,6 +67,11 @@ class TournamentConfig:
         if len(data["entrants"]) != len(data["specs"]):
             raise ConfigError("the stored tournament configuration is damaged: entrants and specs differ in number")
         return cls(**data)
+
+
+#: Fields added after databases were stored, and the value that leaves them out of ``to_dict`` (their default): a
+#: new field goes here, with a default, so that the databases of tournaments that do not use it stay as they were.
+_OMITTED_AT_DEFAULT: dict[str, Any] = {"time_bank_ms": 0}
 
 
 def _fits(value: Any, hint: Any) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from protocol.bot import Bot
 from referee.botspec import BotSpec, parse_spec
-from referee.clock import TimeControl
 from referee.match import play_game
 from referee.plugins import load_registry
 from referee.record import record_to_dict
@@ -31,8 +30,7 @@ class GameWorker:
 
     def _bot(self, entrant: int) -> Bot:
         if entrant not in self.bots:
-            self.bots[entrant] = self.specs[entrant].make(self.registry,
-                                                          time=TimeControl.from_ms(self.config.move_time_ms),
+            self.bots[entrant] = self.specs[entrant].make(self.registry, time=self.config.time_control(),
                                                           sandbox=self.sandbox)
         return self.bots[entrant]
 

@@ -1,0 +1,38 @@
+"""The table of executors (tournaments/executor.py): ``--executor NAME`` chooses from it, and the module that holds
+it starts nothing (the local executor, with its processes and pipes, is imported only when it is chosen)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from referee.errors import ConfigError
+from tournaments.config import TournamentConfig
+from tournaments.executor import DEFAULT_EXECUTOR, EXECUTORS, executor_factory
+
+
+def config() -> TournamentConfig:
+    return TournamentConfig(game="durak", options={}, entrants=["random", "first"], specs=["random", "first"],
+                            seats=2, games=1, duplicate=True, seed=1)
+
+
+def test_local_is_the_default_and_makes_a_local_executor() -> None:
+    from tournaments.local import LocalExecutor
+
+    assert DEFAULT_EXECUTOR == "local" and set(EXECUTORS) == {"local"}
+    executor = executor_factory("local")(config(), 3, None)
+    assert isinstance(executor, LocalExecutor) and executor.workers == 3 and executor.sandbox is None
+
+
+def test_an_unknown_name_lists_the_choices() -> None:
+    with pytest.raises(ConfigError, match=r"^unknown executor 'dask' \(choices: local\)$"):
+        executor_factory("dask")
+
+
+def test_the_executor_module_imports_neither_processes_nor_pipes() -> None:
+    code = ("import sys, tournaments.executor; "
+            "print(sorted(m for m in ('multiprocessing', 'tournaments.local') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
