@@ -16,6 +16,7 @@ from referee.botspec import check_supports, parse_spec
 from referee.cli_common import (
     MAX_MS,
     ON_FAULT_HELP,
+    WIRE_LOG,
     Command,
     check_format,
     cli_registry,
@@ -33,6 +34,7 @@ from referee.record import record_from_dict, record_text, write_record
 from referee.sandbox import Sandbox, probe
 from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
 from referee.terminal import printable
+from referee.wirelog import WireLog
 
 from .config import TournamentConfig
 from .executor import DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, executor_factory
@@ -151,13 +153,13 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
 
 
 def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeControl,
-                    sandbox: Sandbox | None = None) -> None:
+                    sandbox: Sandbox | None = None, wire_log: WireLog | None = None) -> None:
     """Refuse a program bot whose hello says it does not play ``game`` (started once, then stopped)."""
     for spec in specs:
         parsed = parse_spec(spec, registry)
         if parsed.argv is None:
             continue
-        bot = parsed.make(registry, time=time, sandbox=sandbox)
+        bot = parsed.make(registry, time=time, sandbox=sandbox, wire_log=wire_log)
         try:
             check_supports(bot, parsed, game)
         finally:
@@ -228,10 +230,11 @@ def _sandbox_of(store: Store, config: TournamentConfig, registry: Registry) -> S
     return sandbox
 
 
-def _hidden(db: Path) -> list[str]:
-    """The database's files, which no bot may read (they read as empty if a bot's folder holds them)."""
+def _hidden(db: Path, wire_log: WireLog | None = None) -> list[str]:
+    """The database's files and the wire log, which no bot may read (they read as empty if a bot's folder holds
+    them)."""
     path = str(db.resolve())
-    return [path, path + "-wal", path + "-shm", path + "-journal"]
+    return [path, path + "-wal", path + "-shm", path + "-journal", *([wire_log.path] if wire_log else [])]
 
 
 EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
@@ -240,12 +243,13 @@ EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
 
 
 def _play(store: Store, config: TournamentConfig, registry: Registry, workers: int, json_out: bool,
-          sandbox: Sandbox | None = None, executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR]) -> None:
+          sandbox: Sandbox | None = None, executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR],
+          wire_log: WireLog | None = None) -> None:
     game = registry.game(config.game)
     label = f"{config.game} {config.seats} seats"
     try:
         with _Reporter(label) as reporter:
-            run_tournament(store, config, game, lambda c: executor(c, workers, sandbox), reporter)
+            run_tournament(store, config, game, lambda c: executor(c, workers, sandbox, wire_log), reporter)
     except KeyboardInterrupt:
         say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
                         f"Continue with: referee tournament resume {store.path}")
@@ -287,6 +291,7 @@ def run(
                                           help="Confidence intervals from B bootstrap "
                                           "samples over deals instead of the information matrix."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
+    wire_log: Path | None = WIRE_LOG,
     sandbox: str = SANDBOX,
     bot_env: list[str] = BOT_ENV,
     bot_memory: int = BOT_MEMORY,
@@ -317,13 +322,14 @@ def run(
         raise ConfigError(f"{k} seats need at least {k} entrants, got {len(specs)} (list a bot twice for "
                           f"self-play)")
     check_policy(on_fault)
+    wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a game
     programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
     confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
                 else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                               duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
                               extra={"sandbox": confined.settings()}, time_bank_ms=time_bank)
-    _check_programs(specs, registry, game, config.time_control(), confined.with_hidden(_hidden(db)))
+    _check_programs(specs, registry, game, config.time_control(), confined.with_hidden(_hidden(db, wires)), wires)
     if seed is None:
         config = _secret_seed(db, config)
     total = schedule_size(len(names), k, games, chosen.teams(k))
@@ -332,7 +338,7 @@ def run(
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
-        _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db)), play_on)
+        _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db, wires)), play_on, wires)
         print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(config.to_dict()))
 
 
@@ -346,9 +352,12 @@ def resume(
                                           help="Bootstrap samples for the intervals."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     executor: str = EXECUTOR,
+    wire_log: Path | None = WIRE_LOG,
 ) -> None:
     """Continue a tournament where it stopped (no game lost, none played twice) and print the table."""
-    _existing(db, fmt, bootstrap_samples, json_out, play_workers=workers, executor=executor_factory(executor))
+    factory = executor_factory(executor)
+    wires = WireLog(wire_log) if wire_log is not None else None  # not stored with the tournament: given again
+    _existing(db, fmt, bootstrap_samples, json_out, play_workers=workers, executor=factory, wire_log=wires)
 
 
 @app.command(cls=Command)
@@ -453,7 +462,7 @@ def verify(
 
 
 def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None,
-              executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR]) -> None:
+              executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR], wire_log: WireLog | None = None) -> None:
     """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
     check_format(fmt)
     registry = cli_registry()
@@ -466,9 +475,11 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
             for spec in config.specs:
                 parse_spec(spec, registry)
             sandbox = _sandbox_of(store, config, registry)
+            if wire_log is not None:
+                sandbox = sandbox.with_hidden([*sandbox.hidden, wire_log.path])
             game = registry.game(config.game)
             if store.count() < schedule_size(len(config.entrants), config.seats, config.games,
                                              game.teams(config.seats)):  # as run does, before a game is played
-                _check_programs(config.specs, registry, config.game, config.time_control(), sandbox)
-            _play(store, config, registry, play_workers, json_out, sandbox, executor)
+                _check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
+            _play(store, config, registry, play_workers, json_out, sandbox, executor, wire_log)
         print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))

@@ -21,6 +21,7 @@ from .storage import FinishedGame
 
 if TYPE_CHECKING:
     from referee.sandbox import Sandbox
+    from referee.wirelog import WireLog
 
 __all__ = ["DEFAULT_EXECUTOR", "EXECUTORS", "Executor", "ExecutorFactory", "executor_factory"]
 
@@ -38,15 +39,17 @@ class Executor(Protocol):
         """Stop now (^C, an error): the games in flight are lost."""
 
 
-#: Makes an executor for a tournament: (configuration, worker count, sandbox of the program bots or None).
-ExecutorFactory = Callable[[TournamentConfig, int, "Sandbox | None"], Executor]
+#: Makes an executor for a tournament: (configuration, worker count, sandbox of the program bots or None, the wire
+#: log their frames go to or None; a WireLog pickles as its path, for an executor that sends it elsewhere).
+ExecutorFactory = Callable[[TournamentConfig, int, "Sandbox | None", "WireLog | None"], Executor]
 
 
-def _local(config: TournamentConfig, workers: int, sandbox: Sandbox | None) -> Executor:
+def _local(config: TournamentConfig, workers: int, sandbox: Sandbox | None,
+           wire_log: WireLog | None = None) -> Executor:
     """This machine: inline for one worker, else worker processes (imported here: this module forks nothing)."""
     from .local import LocalExecutor
 
-    return LocalExecutor(config, workers, sandbox)
+    return LocalExecutor(config, workers, sandbox, wire_log)
 
 
 #: The executors by the name ``--executor`` gives.

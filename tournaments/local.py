@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from referee.errors import ExecutorError
 from referee.sandbox import Sandbox
+from referee.wirelog import WireLog
 
 from .config import TournamentConfig
 from .schedule import Scheduled
@@ -75,12 +76,12 @@ class _Stopped(BaseException):
 
 
 def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection],
-           sandbox: Sandbox | None = None) -> None:
+           sandbox: Sandbox | None = None, wire_log: WireLog | None = None) -> None:
     for other in inherited:  # the parent's ends (forked): held here, they would hide the parent's death
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles ^C and stops its workers
     try:
-        worker = GameWorker(TournamentConfig.from_dict(config), sandbox)
+        worker = GameWorker(TournamentConfig.from_dict(config), sandbox, wire_log)
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which stops the run
         conn.send_bytes(pickle.dumps(([_Failed(None, f"{type(exc).__name__}: {exc}")], 0.0), pickle.HIGHEST_PROTOCOL))
         return
@@ -124,16 +125,18 @@ def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection]
 class LocalExecutor:
     """Games on this machine: inline for one worker, otherwise in N worker processes."""
 
-    def __init__(self, config: TournamentConfig, workers: int, sandbox: Sandbox | None = None) -> None:
+    def __init__(self, config: TournamentConfig, workers: int, sandbox: Sandbox | None = None,
+                 wire_log: WireLog | None = None) -> None:
         self.config = config
         self.sandbox = sandbox
+        self.wire_log = wire_log  # pickled as its path: each worker opens the file itself
         self.workers = max(1, workers)
         self._inline: GameWorker | None = None
         self._procs: dict[Connection, BaseProcess] = {}
 
     def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]:
         if self.workers == 1:
-            self._inline = GameWorker(self.config, self.sandbox)
+            self._inline = GameWorker(self.config, self.sandbox, self.wire_log)
             for job in jobs:
                 yield self._inline.play(job)
             return
@@ -183,7 +186,8 @@ class LocalExecutor:
         ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe()
         inherited = [*self._procs, mine] if fork else []
-        proc = ctx.Process(target=_serve, args=(self.config.to_dict(), theirs, inherited, self.sandbox),
+        proc = ctx.Process(target=_serve, args=(self.config.to_dict(), theirs, inherited, self.sandbox,
+                                                self.wire_log),
                            daemon=True, name=f"referee-worker-{len(self._procs) + 1}")
         proc.start()
         theirs.close()  # the worker's end lives in the worker only: its death closes the pipe

@@ -9,6 +9,7 @@ from referee.match import play_game
 from referee.plugins import load_registry
 from referee.record import record_to_dict
 from referee.sandbox import Sandbox
+from referee.wirelog import WireLog
 
 from .config import TournamentConfig
 from .schedule import Scheduled
@@ -20,9 +21,11 @@ __all__ = ["GameWorker"]
 class GameWorker:
     """Plays scheduled games of one tournament; bots are made once and reused."""
 
-    def __init__(self, config: TournamentConfig, sandbox: Sandbox | None = None) -> None:
+    def __init__(self, config: TournamentConfig, sandbox: Sandbox | None = None,
+                 wire_log: WireLog | None = None) -> None:
         self.config = config
         self.sandbox = sandbox  # how program bots are started (None: as they are)
+        self.wire_log = wire_log  # where their frames are logged (--wire-log), from this process
         self.registry = load_registry()
         self.game = self.registry.game(config.game)
         self.specs: list[BotSpec] = [parse_spec(spec, self.registry) for spec in config.specs]
@@ -31,7 +34,7 @@ class GameWorker:
     def _bot(self, entrant: int) -> Bot:
         if entrant not in self.bots:
             self.bots[entrant] = self.specs[entrant].make(self.registry, time=self.config.time_control(),
-                                                          sandbox=self.sandbox)
+                                                          sandbox=self.sandbox, wire_log=self.wire_log)
         return self.bots[entrant]
 
     def play(self, job: Scheduled) -> FinishedGame:

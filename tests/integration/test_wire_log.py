@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections import Counter
@@ -178,3 +179,64 @@ def test_a_bot_cannot_read_the_wire_log_from_its_own_folder(mode: str, tmp_path:
     else:  # docs/CLI.md: without the sandbox a bot reads any file the referee can
         assert seen.startswith(f"ATTACK look_around: OK read ['{log} (64+ bytes)']")
     assert kinds(entries(log))[("to-bot", "request")] > 0  # the log was there to read
+
+
+# ------------------------------------------------------------------------------------------------ tournaments
+
+
+def test_a_tournament_logs_the_start_up_check_and_every_worker(tmp_path: Path) -> None:
+    log, db = tmp_path / "w.jsonl", tmp_path / "t.db"
+    done = referee("tournament", "run", "durak", "-b", PROGRAM, "-b", "random", "--games", "3", "--workers", "2",
+                   "--db", str(db), "--wire-log", str(log), "--sandbox", "off", "--json")
+    assert done.returncode == 0, done.stderr
+    got = entries(log)
+    by_pid: dict[int, list[dict[str, Any]]] = {}
+    for e in got:
+        by_pid.setdefault(e["pid"], []).append(e)
+    first = got[0]["pid"]  # the main process: the program's hello, read before any game (then bye)
+    assert [(e["dir"], e["msg"]["type"]) for e in by_pid.pop(first)] == [
+        ("to-bot", "hello"), ("from-bot", "hello"), ("to-bot", "bye")]
+    assert len(by_pid) == 2  # each worker has its own process of the program, and logs its own frames
+    assert sum(kinds(frames)[("to-bot", "new_game")] for frames in by_pid.values()) == 6  # 3 deals, 2 rotations
+    with sqlite3.connect(db) as conn:  # the log is not part of the tournament
+        stored = " ".join(str(v) for row in conn.execute("SELECT * FROM meta") for v in row)
+    assert "wire" not in stored and str(log) not in stored
+
+
+def test_resume_logs_the_games_it_plays_when_given_the_log_again(tmp_path: Path) -> None:
+    log, db = tmp_path / "w.jsonl", tmp_path / "t.db"
+    assert referee("tournament", "run", "durak", "-b", PROGRAM, "-b", "random", "--games", "2", "--workers", "1",
+                   "--db", str(db), "--sandbox", "off").returncode == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM games WHERE key IN (SELECT key FROM games ORDER BY seq DESC LIMIT 3)")
+    done = referee("tournament", "resume", str(db), "--workers", "1", "--wire-log", str(log))
+    assert done.returncode == 0, done.stderr
+    assert kinds(entries(log))[("to-bot", "new_game")] == 3
+
+
+@pytest.mark.parametrize("command", [
+    ["tournament", "run", "durak", "-b", PROGRAM, "-b", "random", "--db", "{db}"],
+    ["tournament", "resume", "{db}"],
+])
+def test_a_tournament_with_a_bad_log_path_is_one_line_and_stores_nothing(command: list[str], tmp_path: Path) -> None:
+    db, where = tmp_path / "t.db", tmp_path / "missing" / "w.jsonl"
+    done = referee(*[a.replace("{db}", str(db)) for a in command], "--wire-log", str(where))
+    one_error_line(done, f"cannot write the wire log to {where}: No such file or directory")
+    assert not db.exists()
+
+
+def test_a_tournament_bot_cannot_read_the_wire_log_from_its_own_folder(tmp_path: Path) -> None:
+    """In every worker process; look_around.py --crash exits after its report, so the stored stderr keeps it."""
+    needs_bwrap()
+    folder = tmp_path / "bot"
+    shutil.copytree(ATTACK, folder)
+    log, db = folder / "w.jsonl", tmp_path / "t.db"
+    done = referee("tournament", "run", "durak", "-b", f"cmd:{PY} {folder / 'look_around.py'} files {log} --crash",
+                   "-b", "random", "--games", "2", "--workers", "2", "--db", str(db), "--wire-log", str(log),
+                   "--sandbox", "on", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as conn:
+        reports = [text for (row,) in conn.execute("SELECT stderr FROM games") for text in json.loads(row).values()]
+    assert len(reports) == 4 and all(r.strip() == "ATTACK look_around: FAILED nothing readable" for r in reports), \
+        reports
+    assert kinds(entries(log))[("to-bot", "request")] >= 4
