@@ -12,16 +12,21 @@ boundary where they happen, with ``raise ... from exc``::
     ├── RecordError              a record that cannot be read or does not replay
     ├── PluginError              a plugin that fails to load or registers something twice
     ├── ExecutorError            a worker process that died or failed (what was stored stays)
-    └── BotError                 a bot misbehaved (carries the fault kind of RULES.md C-7)
+    ├── StorageError             a tournament database that cannot be opened, read or written
+    └── BotError                 a bot misbehaved (carries its FaultKind, RULES.md C-7; base: crash)
         ├── BotTimeout           no answer in time                    (timeout)
         ├── BotCrashed           the bot raised or its process died    (crash)
         ├── BotStalled           the bot stopped answering for good    (stall)
         └── ProtocolViolation    malformed or oversized data           (malformed / oversized)
 
+The fault kinds themselves, and whether each ends the bot's part in the game, are :class:`protocol.faults.FaultKind`.
+
 Every error's message is one line that says what is wrong and, where possible, how to fix it.
 """
 
 from __future__ import annotations
+
+from .faults import FaultKind
 
 __all__ = [
     "RefereeError",
@@ -32,6 +37,7 @@ __all__ = [
     "RecordError",
     "PluginError",
     "ExecutorError",
+    "StorageError",
     "BotError",
     "BotTimeout",
     "BotCrashed",
@@ -72,27 +78,31 @@ class ExecutorError(RefereeError):
     """A process that plays a tournament's games died or failed; the games stored before it stay stored."""
 
 
-class BotError(RefereeError):
-    """A bot misbehaved. ``kind`` is the fault kind of RULES.md C-7."""
+class StorageError(RefereeError):
+    """A tournament database that cannot be opened, read or written, or holds damaged rows."""
 
-    kind = "crash"
+
+class BotError(RefereeError):
+    """A bot misbehaved. ``kind`` is the fault it is recorded as (RULES.md C-7)."""
+
+    kind: FaultKind = FaultKind.CRASH
 
 
 class BotTimeout(BotError):
-    kind = "timeout"
+    kind = FaultKind.TIMEOUT
 
 
 class BotCrashed(BotError):
-    kind = "crash"
+    kind = FaultKind.CRASH
 
 
 class BotStalled(BotError):
-    kind = "stall"
+    kind = FaultKind.STALL
 
 
 class ProtocolViolation(BotError):
-    """Malformed (``kind='malformed'``) or oversized (``kind='oversized'``) data from a bot."""
+    """Malformed (``kind=FaultKind.MALFORMED``) or oversized (``kind=FaultKind.OVERSIZED``) data from a bot."""
 
-    def __init__(self, message: str, *, kind: str = "malformed") -> None:
+    def __init__(self, message: str, *, kind: FaultKind = FaultKind.MALFORMED) -> None:
         super().__init__(message)
         self.kind = kind

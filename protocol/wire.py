@@ -14,6 +14,7 @@ from typing import Any
 import msgpack
 
 from .errors import ProtocolViolation
+from .faults import FaultKind
 
 __all__ = [
     "PROTOCOL_VERSIONS",
@@ -68,7 +69,8 @@ class FrameDecoder:
             try:
                 self._unpacker.feed(view[start:start + self.max_frame])
             except msgpack.BufferFull:
-                raise ProtocolViolation(f"frame larger than {self.max_frame} bytes", kind="oversized") from None
+                raise ProtocolViolation(f"frame larger than {self.max_frame} bytes",
+                                        kind=FaultKind.OVERSIZED) from None
             self._drain(frames)
         return frames
 
@@ -81,14 +83,15 @@ class FrameDecoder:
             except ValueError as exc:
                 if "exceeds max" in str(exc):
                     raise ProtocolViolation(f"frame larger than {self.max_frame} bytes",
-                                            kind="oversized") from None
+                                            kind=FaultKind.OVERSIZED) from None
                 raise ProtocolViolation(f"undecodable msgpack data ({str(exc) or type(exc).__name__})") from exc
             except Exception as exc:  # noqa: BLE001 - msgpack raises a few unrelated types on bad input
                 raise ProtocolViolation(f"undecodable msgpack data ({type(exc).__name__})") from exc
             end = self._unpacker.tell()
             size, self._offset = end - self._offset, end
             if size > self.max_frame:
-                raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}", kind="oversized")
+                raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}",
+                                        kind=FaultKind.OVERSIZED)
             if not isinstance(obj, dict):
                 raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
             if too_deep(obj):

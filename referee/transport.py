@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from protocol.errors import BotCrashed, BotStalled, BotTimeout, ConfigError, ProtocolViolation
+from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from protocol.wire import MAX_FRAME, FrameDecoder, pack
 
 from .wirelog import FROM_BOT, TO_BOT, WireLog
@@ -342,7 +342,7 @@ class MockTransport:
         self.sent.append(message)
         try:
             self._queue.extend(self.handler(message) or [])
-        except (BotCrashed, BotStalled, BotTimeout, ProtocolViolation) as exc:
+        except BotError as exc:  # every bot error, whatever its kind, is a simulated fault
             self._queue.append(exc)
 
     def discard(self) -> int:

@@ -6,10 +6,15 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from protocol.faults import FaultKind
+
 from ..harness import Event, Played, Run, Session, jsonable
 from ..verdicts import Outcome, broken, ok
 
 QUIET_TIME = 0.3  # how long the suite listens for frames the bot should not send
+#: The faults of time (case 4.1, PROTOCOL.md section 8); case 3.1 looks at every other kind.
+TIMING_FAULTS = frozenset({FaultKind.TIMEOUT, FaultKind.STALL})
+PLAY_FAULTS = frozenset(FaultKind) - TIMING_FAULTS
 
 
 def ms_text(seconds: float) -> str:
@@ -32,7 +37,7 @@ def _fault_line(played: Played, fault: Any) -> str:
     return f"{played.where()}, decision {fault.decision}: {fault.kind}: {fault.message}"
 
 
-def fault_lines(games: Sequence[Played], kinds: Iterable[str] | None = None) -> list[str]:
+def fault_lines(games: Sequence[Played], kinds: Iterable[FaultKind] | None = None) -> list[str]:
     wanted = set(kinds) if kinds is not None else None
     return [_fault_line(p, f) for p in games for f in p.faults if wanted is None or f.kind in wanted]
 

@@ -6,9 +6,8 @@ from typing import Any
 
 from ..harness import Event, Played, RemapIds, Run, Session
 from ..verdicts import Level, Outcome, broken, case, info, ok
-from .helpers import QUIET_TIME, fault_lines, games_text, no_faults, one_game, play_all, show
+from .helpers import PLAY_FAULTS, QUIET_TIME, fault_lines, games_text, no_faults, one_game, play_all, show
 
-_FATAL = ("illegal", "malformed", "oversized", "crash")  # faults case 3.1 looks at; 4.1 takes timeout and stall
 
 def _unasked(run: Run) -> list[tuple[Event, str]]:
     """Frames the bot sent that answer nothing: each with the last message the referee had sent before it."""
@@ -45,7 +44,7 @@ def _unasked(run: Run) -> list[tuple[Event, str]]:
 @case("3.1", "every action legal over complete games of each game and seat count", section="5.6, 7", level=Level.MUST)
 def legal_actions(s: Session) -> Outcome:
     games = s.shared("play", lambda: play_all(s))
-    faults = fault_lines(games, _FATAL)
+    faults = fault_lines(games, PLAY_FAULTS)
     decisions = len(s.runs["play"].exchanges())
     if faults:
         more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
