@@ -2,7 +2,8 @@
 
 The loop asks the seat to act for one of the legal actions. Anything else is a fault: it is recorded with its
 kind and decision index, and the seat's *default action* is played instead (``pass`` if legal, otherwise the
-first legal action). A seat that crashed or stalled is not asked again in this game. When the game ends the
+first legal action). A seat whose fault ends its part (:attr:`FaultKind.ends_process`: crash, stall, malformed,
+oversized) is not asked again in this game. When the game ends the
 fault policy applies: ``forfeit`` (default) moves every faulted seat below every seat that did not fault;
 ``continue`` keeps the places the rules gave.
 """
@@ -16,13 +17,15 @@ from typing import Any
 
 from protocol.actions import Action
 from protocol.bot import Bot, Decision, GameInfo
+from protocol.faults import Fault, FaultKind
 
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
+from .results import GameResult
 from .rng import derive_seed
 
-__all__ = ["Fault", "GameRecord", "POLICIES", "apply_policy", "bot_seed", "check_policy",
-           "default_action", "play_game"]
+__all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed", "check_policy",
+           "default_action", "game_result", "play_game"]
 
 POLICIES = ("forfeit", "continue")
 
@@ -31,31 +34,13 @@ def check_policy(policy: str) -> None:
     """:class:`ConfigError` for a fault policy that is not one of :data:`POLICIES`."""
     if policy not in POLICIES:
         raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
-# C-7: a bot that crashed or stalled is not asked again in this game. A bot that sent malformed or oversized
-# data is treated the same way: its stream cannot be trusted any more, and its process has been killed.
-_FINAL_FAULTS = ("crash", "stall", "malformed", "oversized")
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """One fault (C-7): the seat, its kind, the decision index (0-based) and a one-line message."""
-
-    seat: int
-    kind: str
-    decision: int
-    message: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": self.kind, "decision": self.decision, "message": self.message}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Fault:
-        return cls(int(data["seat"]), str(data["kind"]), int(data["decision"]), str(data.get("message", "")))
 
 
 @dataclass
 class GameRecord:
-    """A played game: everything needed to replay it, and its result (the record format, docs/RECORDS.md)."""
+    """A played game: everything needed to replay it, and its result (the record format, docs/RECORDS.md).
+
+    The faults are held once, in the result; :attr:`faults` reads them there."""
 
     game: str
     seats: int
@@ -63,12 +48,15 @@ class GameRecord:
     dealer: int
     options: dict[str, bool | int | str]
     bots: list[str]
-    actions: list[str] = field(default_factory=list)
-    faults: list[Fault] = field(default_factory=list)
-    policy: str = "forfeit"
-    result: dict[str, Any] = field(default_factory=dict)
+    actions: list[str]
+    policy: str
+    result: GameResult
     #: seat → what the bot wrote on stderr during this game (bots in other processes; capped)
     stderr: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def faults(self) -> tuple[Fault, ...]:
+        return self.result.faults
 
     @property
     def decisions(self) -> int:
@@ -110,24 +98,22 @@ def apply_policy(
     return [g for g in kept if g] + [sorted(faulted)]
 
 
-def result_record(game: Game, state: State, faults: Sequence[Fault], policy: str) -> dict[str, Any]:
-    """The C-10 result record of a finished state, with the fault policy applied."""
+def game_result(game: Game, state: State, faults: Sequence[Fault], policy: str) -> GameResult:
+    """The C-10 result of a finished state, with the fault policy applied (C-7)."""
     rules = state.result()
-    teams = game.teams(state.seats)
-    order = apply_policy(rules.finishing_order, faults, policy, teams)
-    record = rules.to_dict()
-    return {
-        "game": game.id,
-        "n": state.seats,
-        "places": list(places_from_order(order, state.seats)),
-        "rule_places": record.pop("places"),
-        "finishing_order": order,
-        "rule_finishing_order": record.pop("finishing_order"),
-        "scores": record.pop("scores"),
-        "faults": [f.to_dict() for f in faults],
-        "aborted": record.pop("aborted"),
-        **record,
-    }
+    order = apply_policy(rules.finishing_order, faults, policy, game.teams(state.seats))
+    return GameResult(
+        game=game.id,
+        n=state.seats,
+        places=places_from_order(order, state.seats),
+        rule_places=rules.places,
+        finishing_order=tuple(tuple(g) for g in order),
+        rule_finishing_order=tuple(tuple(g) for g in rules.finishing_order),
+        scores=tuple(rules.scores),
+        faults=tuple(faults),
+        aborted=rules.aborted,
+        extra=dict(rules.extra),
+    )
 
 
 Listener = Callable[[State, list[dict[str, Any]]], None]
@@ -183,15 +169,18 @@ def play_game(
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
                 fault = _fault(seat, index, exc)
                 faults.append(fault)
-                disabled[seat] = fault.kind in _FINAL_FAULTS
+                disabled[seat] = fault.kind.ends_process  # C-7: not asked again in this game
                 action = None
             else:
                 try:
-                    if isinstance(action, str):  # a bot may answer with an action's text
+                    # The one place a reply's text becomes an action: a bot (a program bot always) may answer
+                    # with the text, and only the engine knows which legal action has it.
+                    if isinstance(action, str):
                         action = state.parse_action(action)
                     state.apply(action)  # the engine's own errors propagate: they are not the bot's fault
                 except IllegalActionError:
-                    faults.append(Fault(seat, "illegal", index, f"{_one_line(str(action))} is not a legal action"))
+                    faults.append(Fault(seat, FaultKind.ILLEGAL, index,
+                                        f"{_one_line(str(action))} is not a legal action"))
                     action = None
         if not isinstance(action, Action):
             action = default_action(legal)
@@ -200,11 +189,11 @@ def play_game(
         if listener:
             listener(state, state.events(seen, None))
             seen = state.log_size
-    result = result_record(game, state, faults, policy)
+    result = game_result(game, state, faults, policy)
     stderr: dict[int, str] = {}
     for seat, bot in enumerate(bots):
         try:  # the game is over: a bot failing now, even with sys.exit, changes nothing
-            bot.game_over(result)
+            bot.game_over(result.to_dict())  # the Bot interface's plain result object, a copy for each bot
         except (Exception, SystemExit):  # noqa: BLE001,S110
             pass
         take = getattr(bot, "take_stderr", None)
@@ -215,11 +204,12 @@ def play_game(
         if text:
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
-                      actions, faults, policy, result, stderr)
+                      actions, policy, result, stderr)
 
 
 def _fault(seat: int, decision: int, exc: BaseException) -> Fault:
-    kind = exc.kind if isinstance(exc, BotError) else "crash"
+    """A bot's exception as a fault: a :class:`BotError` carries its kind; anything else is a crash (C-7)."""
+    kind = exc.kind if isinstance(exc, BotError) else FaultKind.CRASH
     return Fault(seat, kind, decision, _one_line(str(exc)) or type(exc).__name__)
 
 

@@ -8,17 +8,21 @@ against the stored one. The format is a public contract: docs/RECORDS.md.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from protocol.errors import ParseError
+from protocol.faults import Fault
 from protocol.wire import too_deep
 
 from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
-from .match import Fault, GameRecord, result_record
+from .match import GameRecord, game_result
+from .results import REQUIRED, GameResult
 
 __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_text", "read_record", "write_record",
            "replay"]
@@ -26,7 +30,7 @@ __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_te
 FORMAT = "referee-record"
 VERSION = 1
 #: Result fields a record must carry; replay compares every field it carries.
-REQUIRED_RESULT = ("places", "finishing_order", "scores", "aborted")
+REQUIRED_RESULT = REQUIRED
 _KIND_NAMES = {int: "a whole number", str: "a string", list: "a list", dict: "an object"}
 #: The largest record file read (a record with six 64 KiB stderr tails and a long game is well under 1 MiB).
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -47,7 +51,7 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "bots": record.bots,
         "actions": record.actions,
         "faults": [f.to_dict() for f in record.faults],
-        "result": record.result,
+        "result": record.result.to_dict(),
         "stderr": {str(seat): text for seat, text in record.stderr.items()},
     }
 
@@ -70,9 +74,10 @@ def record_from_dict(data: Any) -> GameRecord:
         return value
 
     try:
-        faults = [Fault.from_dict(f) for f in get("faults", list)]
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise RecordError("record field 'faults' must be a list of {seat, kind, decision, message} objects") from None
+        faults = tuple(Fault.from_dict(f) for f in get("faults", list))
+    except ParseError as exc:
+        raise RecordError(f"record field 'faults' must be a list of {{seat, kind, decision, message}} objects "
+                          f"({exc})") from exc
     actions = get("actions", list)
     if not all(isinstance(a, str) for a in actions):
         raise RecordError("record field 'actions' must be a list of action texts")
@@ -89,11 +94,20 @@ def record_from_dict(data: Any) -> GameRecord:
         options=get("options", dict),
         bots=[str(b) for b in get("bots", list)],
         actions=actions,
-        faults=faults,
         policy=get("policy", str),
-        result=get("result", dict),
+        result=_result(get("result", dict), faults),
         stderr=_stderr(data.get("stderr")),
     )
+
+
+def _result(data: dict[str, Any], faults: tuple[Fault, ...]) -> GameResult:
+    """The stored result, holding the record's faults: the file writes them twice (``faults`` and
+    ``result.faults``), memory holds them once, so two copies that disagree are refused here."""
+    result = GameResult.from_dict(data, "the record's result")
+    if "faults" in data and result.faults != faults:
+        raise RecordError(f"result field 'faults' differs from the record's 'faults': the result says "
+                          f"{data['faults']!r:.200}, the record {[f.to_dict() for f in faults]!r:.200}")
+    return dataclasses.replace(result, faults=faults)
 
 
 def _stderr(value: Any) -> dict[int, str]:
@@ -120,7 +134,7 @@ def write_record(record: GameRecord, path: str | Path) -> None:
             with open(target, "w", encoding="utf-8") as f:
                 _write_text(f, text)
         except OSError as exc:
-            raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from None
+            raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from exc
         return
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
@@ -130,7 +144,7 @@ def write_record(record: GameRecord, path: str | Path) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             temporary.unlink()
-        raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from None
+        raise ConfigError(f"cannot write the record to {path}: {exc.strerror or exc}") from exc
 
 
 def _write_text(f: IO[str], text: str) -> None:
@@ -144,15 +158,15 @@ def read_record(path: str | Path) -> GameRecord:
         with open(path, "rb") as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from exc
     if len(raw) > MAX_RECORD_BYTES:
         raise RecordError(f"record {path} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB: not a record")
     try:
         data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise RecordError(f"record {path} is not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"record {path} is not UTF-8 text") from exc
     except json.JSONDecodeError as exc:
-        raise RecordError(f"record {path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise RecordError(f"record {path} is not valid JSON (line {exc.lineno}: {exc.msg})") from exc
     except RecursionError:
         raise RecordError(f"record {path} nests its lists and objects far too deeply") from None
     return record_from_dict(data)
@@ -190,13 +204,11 @@ def replay(
             seen = state.log_size
     if state.to_act is not None:
         raise RecordError(f"the record stops after {len(record.actions)} actions; seat {state.to_act} is to act")
-    result = result_record(game, state, record.faults, record.policy)
-    for key in REQUIRED_RESULT:
-        if key not in record.result:
-            raise RecordError(f"the record's result has no {key!r} field")
-    for key, stored in record.result.items():
-        if key in result and result[key] != stored:
+    result = game_result(game, state, record.faults, record.policy)
+    replayed = result.to_dict()
+    for key, stored in record.result.to_dict().items():  # the fields the record left out are not compared
+        if key in replayed and replayed[key] != stored:
             raise RecordError(f"result field {key!r} differs: the record says {stored!r}, the replay gives "
-                              f"{result[key]!r}")
+                              f"{replayed[key]!r}")
     return GameRecord(record.game, record.seats, record.seed, record.dealer, dict(state.options), record.bots,
-                      record.actions, record.faults, record.policy, result, record.stderr)
+                      record.actions, record.policy, result, record.stderr)

@@ -31,7 +31,7 @@ ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 CENTRE = 1500.0
 
 #: One game for the fit: the entrants per seat and the place per seat (optionally the seats' teams).
-GameResult = tuple[tuple[int, ...], tuple[int, ...]]
+Placing = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class LiveRatings:
@@ -71,7 +71,7 @@ class Fit:
 Stage = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 
 
-def _stages_of(game: GameResult, teams: Sequence[Sequence[int]] | None) -> list[Stage]:
+def _stages_of(game: Placing, teams: Sequence[Sequence[int]] | None) -> list[Stage]:
     """The likelihood stages of one game: (the units still in, the group chosen now), best group first."""
     seating, places = game
     if teams:  # a team is one unit whose strength is the sum of its members'
@@ -95,7 +95,7 @@ def _stages_of(game: GameResult, teams: Sequence[Sequence[int]] | None) -> list[
     return stages
 
 
-def _stages(games: Iterable[GameResult], teams: Sequence[Sequence[int]] | None) -> Counter:
+def _stages(games: Iterable[Placing], teams: Sequence[Sequence[int]] | None) -> Counter:
     """Count the distinct likelihood stages over all games: stage → how often."""
     stages: Counter = Counter()
     for game, count in Counter(games).items():
@@ -149,7 +149,7 @@ def _newton(n: int, compiled: Compiled, counts: Sequence[float], prior: float,
     return theta, info, iteration
 
 
-def fit(n: int, games: Iterable[GameResult], *, teams: Sequence[Sequence[int]] | None = None,
+def fit(n: int, games: Iterable[Placing], *, teams: Sequence[Sequence[int]] | None = None,
         prior_elo: float = 1000.0) -> Fit:
     """The whole-pool Plackett-Luce fit of ``n`` entrants (indices 0..n-1)."""
     prior = (ELO / prior_elo) ** 2
@@ -162,7 +162,7 @@ def fit(n: int, games: Iterable[GameResult], *, teams: Sequence[Sequence[int]] |
     return Fit(rating, ci, iterations)
 
 
-def bootstrap(n: int, games: Sequence[GameResult], *, samples: int = 200, seed: int = 0,
+def bootstrap(n: int, games: Sequence[Placing], *, samples: int = 200, seed: int = 0,
               teams: Sequence[Sequence[int]] | None = None, prior_elo: float = 1000.0,
               deals: Sequence[Hashable] | None = None) -> Fit:
     """Ratings from :func:`fit`, with 95% intervals from a bootstrap over whole deals (percentiles).
@@ -173,7 +173,7 @@ def bootstrap(n: int, games: Sequence[GameResult], *, samples: int = 200, seed: 
     """
     base = fit(n, games, teams=teams, prior_elo=prior_elo)
     prior = (ELO / prior_elo) ** 2
-    patterns: dict[GameResult, int] = {}
+    patterns: dict[Placing, int] = {}
     pattern_of = np.array([patterns.setdefault(game, len(patterns)) for game in games], dtype=np.intp)
     deal_ids: dict[Hashable, int] = {}
     deal_of = np.array([deal_ids.setdefault(d, len(deal_ids)) for d in (range(len(games)) if deals is None
@@ -261,7 +261,7 @@ def _elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: an even score is 0, not -0
 
 
-def head_to_head(games: Iterable[GameResult], a: int, b: int) -> HeadToHead:
+def head_to_head(games: Iterable[Placing], a: int, b: int) -> HeadToHead:
     wins = draws = losses = 0
     for seating, places in games:
         if len(seating) != 2 or {a, b} != set(seating):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .ratings import GameResult, bootstrap, fit, head_to_head
+from .ratings import Placing, bootstrap, fit, head_to_head
 from .storage import GameRow
 
 __all__ = ["Report", "build_report"]
@@ -35,7 +35,7 @@ def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seq
                  bootstrap_samples: int = 0, seed: int = 0) -> Report:
     index = {name: i for i, name in enumerate(entrants)}
     n = len(entrants)
-    games: list[GameResult] = []
+    games: list[Placing] = []
     played = [0] * n
     place_sum = [0.0] * n
     first = [0] * n
@@ -58,7 +58,7 @@ def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seq
                     shared[e][o] += 1
                     ahead[e][o] += places[seat] < places[other_seat]
         for fault in row.faults:
-            faults[seating[fault["seat"]]] += 1
+            faults[seating[fault.seat]] += 1
     if games:
         deals = [row.seed for row in rows]  # under duplicate deals, every rotation of a deck shares its seed
         result = (bootstrap(n, games, samples=bootstrap_samples, seed=seed, teams=teams, deals=deals)

@@ -13,12 +13,15 @@ import json
 import os
 import sqlite3
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from referee.errors import ConfigError
+from protocol.errors import ParseError
+from protocol.faults import Fault
+from referee.errors import RecordError, StorageError
+from referee.results import GameResult
 
 __all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "SCHEMA_VERSION"]
 
@@ -42,20 +45,26 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
-class StorageError(ConfigError):
-    """The database cannot be opened, read or written."""
-
-
 @dataclass(frozen=True)
 class GameRow:
+    """A stored game as the table reads it. The row's ``places`` and ``faults`` columns repeat its result's (the
+    database format keeps them); a row holds them once, in :attr:`result`, and a row whose copies disagree is
+    damaged."""
+
     seq: int
     key: str
     seed: int
     seating: list[str]
-    places: list[int]
-    result: dict[str, Any]
-    faults: list[dict[str, Any]]
+    result: GameResult
     decisions: int
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        return self.result.places
+
+    @property
+    def faults(self) -> tuple[Fault, ...]:
+        return self.result.faults
 
 
 class FinishedGame(NamedTuple):
@@ -75,11 +84,12 @@ class FinishedGame(NamedTuple):
     stderr: str  # JSON
 
     @classmethod
-    def encode(cls, seq: int, key: str, seed: int, seating: list[str], record: dict[str, Any],
-               stderr: dict[str, str]) -> FinishedGame:
-        result = record["result"]
-        return cls(seq, key, seed, list(seating), list(result["places"]), json.dumps(result),
-                   json.dumps(result["faults"]), len(record["actions"]), json.dumps(record), json.dumps(stderr))
+    def encode(cls, seq: int, key: str, seed: int, seating: list[str], result: GameResult,
+               record: Mapping[str, Any], stderr: Mapping[str, str]) -> FinishedGame:
+        """``record``: the game's record in its file form (``record_to_dict``), ``result`` its result."""
+        data = result.to_dict()
+        return cls(seq, key, seed, list(seating), list(result.places), json.dumps(data), json.dumps(data["faults"]),
+                   len(record["actions"]), json.dumps(record), json.dumps(stderr))
 
 
 def _translate(path: Path, exc: sqlite3.Error, *, reading: bool = False) -> StorageError:
@@ -95,10 +105,22 @@ def _translate(path: Path, exc: sqlite3.Error, *, reading: bool = False) -> Stor
     return StorageError(f"database {path}: {text}")
 
 
-def _fault_fits(fault: Any, seats: int) -> bool:
-    """A stored fault: an object with a seat of the game, a kind and a decision."""
-    return (isinstance(fault, dict) and type(fault.get("seat")) is int and 0 <= fault["seat"] < seats
-            and isinstance(fault.get("kind"), str) and type(fault.get("decision")) is int)
+def _faults(value: Any, seats: int) -> tuple[Fault, ...] | None:
+    """The stored faults (each a fault of a seat of the game, of a known kind), or None when they are not."""
+    if not isinstance(value, list):
+        return None
+    try:
+        faults = tuple(Fault.from_dict(f) for f in value)
+    except ParseError:
+        return None
+    return faults if all(0 <= f.seat < seats for f in faults) else None
+
+
+def _result(value: Any) -> GameResult | None:
+    try:
+        return GameResult.from_dict(value)
+    except RecordError:
+        return None
 
 
 class Store:
@@ -120,7 +142,7 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc
 
     def _refuse_foreign(self) -> None:
         """Before anything is written: a database holding other tables than a tournament's (or only one of them)
@@ -154,7 +176,7 @@ class Store:
                 raise StorageError(f"{self.path} holds no tournament")
             return db
         assert error is not None
-        raise _translate(self.path, error, reading=True) from None
+        raise _translate(self.path, error, reading=True) from error
 
     def lock(self) -> None:
         """Be the one process playing games into this database, until :meth:`close`: an exclusive flock on
@@ -166,7 +188,7 @@ class Store:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
-            raise StorageError(f"cannot create the lock file {path}: {exc.strerror or exc}") from None
+            raise StorageError(f"cannot create the lock file {path}: {exc.strerror or exc}") from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -193,7 +215,7 @@ class Store:
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc
         if row is None:
             return None
         config = self._json(row[0], "the stored tournament configuration")
@@ -218,7 +240,7 @@ class Store:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 self.db.execute("INSERT INTO meta VALUES ('config', ?)", (json.dumps(config, sort_keys=True),))
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc
 
     # -------------------------------------------------------------------------------------- games
 
@@ -226,12 +248,16 @@ class Store:
         try:
             return {row[0] for row in self.db.execute("SELECT key FROM games")}
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc
 
     def add_game(self, seq: int, key: str, seed: int, seating: list[str], record: dict[str, Any],
                  stderr: dict[str, str]) -> None:
-        """Store one finished game (its record as a dict) in one transaction."""
-        self.add(FinishedGame.encode(seq, key, seed, seating, record, stderr))
+        """Store one finished game (its record as a dict, its result checked) in one transaction."""
+        try:
+            result = GameResult.from_dict(record.get("result"))
+        except RecordError as exc:
+            raise StorageError(f"game {key!r:.40} cannot be stored: {exc}") from exc
+        self.add(FinishedGame.encode(seq, key, seed, seating, result, record, stderr))
 
     def add(self, game: FinishedGame) -> None:
         """Store one finished game in one transaction."""
@@ -244,7 +270,7 @@ class Store:
                      game.result, game.faults, game.decisions, game.record, game.stderr),
                 )
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc
 
     def games(self) -> Iterator[GameRow]:
         try:
@@ -253,14 +279,14 @@ class Store:
             for seq, key, seed, seating, places, result, faults, decisions in rows:
                 yield self._row(seq, key, seed, seating, places, result, faults, decisions)
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc
 
     def _json(self, text: Any, what: str) -> Any:
         try:
             return json.loads(text)
         except (TypeError, ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
             reason = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
-            raise StorageError(f"{self.path}: {what} is damaged (not valid JSON: {reason})") from None
+            raise StorageError(f"{self.path}: {what} is damaged (not valid JSON: {reason})") from exc
 
     def _row(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, result: Any, faults: Any,
              decisions: Any) -> GameRow:
@@ -273,19 +299,24 @@ class Store:
         except (TypeError, ValueError):
             seed_value = -1
         seating_v, places_v, result_v, faults_v = (values[k] for k in ("seating", "places", "result", "faults"))
+        seats = len(seating_v) if isinstance(seating_v, list) else 0
+        typed = _result(result_v)
+        faults = _faults(faults_v, seats)
         damaged = (
             "key" if not isinstance(key, str) else
             "seed" if seed_value < 0 else
             "seating" if not (isinstance(seating_v, list) and all(isinstance(s, str) for s in seating_v)) else
-            "places" if not (isinstance(places_v, list) and len(places_v) == len(seating_v)
-                             and all(type(p) is int and 1 <= p <= len(places_v) for p in places_v)) else
-            "result" if not isinstance(result_v, dict) else
-            "faults" if not (isinstance(faults_v, list) and all(_fault_fits(f, len(seating_v)) for f in faults_v)) else
+            "places" if not (isinstance(places_v, list) and len(places_v) == seats
+                             and all(type(p) is int and 1 <= p <= seats for p in places_v)) else
+            "result" if typed is None or typed.seats != seats else
+            "places" if tuple(places_v) != typed.places else  # the column and the result say different places
+            "faults" if faults is None or faults != typed.faults else
             "decisions" if not (type(decisions) is int and decisions >= 0) else None
         )
         if damaged:
             raise StorageError(f"{self.path}: {what} is damaged (column {damaged!r})")
-        return GameRow(seq, key, seed_value, seating_v, places_v, result_v, faults_v, decisions)
+        assert typed is not None
+        return GameRow(seq, key, seed_value, seating_v, typed, decisions)
 
     def record(self, key: str) -> dict[str, Any] | None:
         """The game's whole record, as ``referee play --record`` writes it (the stderr tails of the seats that
@@ -293,7 +324,7 @@ class Store:
         try:
             row = self.db.execute("SELECT record, stderr FROM games WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc
         if row is None:
             return None
         record = self._json(row[0], f"the record of game {key!r:.40}")
@@ -306,4 +337,4 @@ class Store:
         try:
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
         except sqlite3.Error as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc) from exc

@@ -67,7 +67,7 @@ def _rows(store: Store) -> Iterator[tuple[Any, ...]]:
         yield from store.db.execute("SELECT key, seed, seating, places, result, faults, decisions, record "
                                     "FROM games ORDER BY seq")
     except sqlite3.Error as exc:
-        raise StorageError(f"cannot read the games of {store.path}: {exc}") from None
+        raise StorageError(f"cannot read the games of {store.path}: {exc}") from exc
 
 
 def verify(store: Store, find_game: Callable[[str], Game],
@@ -84,7 +84,7 @@ def verify(store: Store, find_game: Callable[[str], Game],
             duplicate=bool(config["duplicate"]), teams=game.teams(int(config["seats"])))}
     except (KeyError, TypeError, ValueError) as exc:
         raise StorageError(f"{store.path} holds a damaged tournament configuration ({type(exc).__name__}: "
-                           f"{exc})") from None
+                           f"{exc})") from exc
     out = Verification(scheduled=len(jobs))
     stored = store.count()
     for row in _rows(store):
@@ -117,7 +117,7 @@ def _check_row(row: tuple[Any, ...], config: Mapping[str, Any], entrants: list[s
         problems.append(f"seating: stored {_short(columns['seating'])}, the schedule says {_short(seating)}")
     try:
         record = record_from_dict(json.loads(record_text))
-    except (TypeError, ValueError, RecursionError) as exc:
+    except (RefereeError, TypeError, ValueError, RecursionError) as exc:  # RecordError: a damaged record
         return [*problems, f"record: {exc if isinstance(exc, RefereeError) else 'not valid JSON'}"]
     expected = {"game": config.get("game"), "seats": config.get("seats"), "seed": job.seed,
                 "options": config.get("options"), "policy": config.get("policy"), "bots": seating}
@@ -128,7 +128,7 @@ def _check_row(row: tuple[Any, ...], config: Mapping[str, Any], entrants: list[s
     if any(not 0 <= f.seat < record.seats for f in record.faults):
         return [*problems, "record: a fault names a seat the game does not have"]
     try:
-        replayed = replay(record, find_game).result
+        replayed = replay(record, find_game).result.to_dict()  # compared with the columns' JSON
     except RefereeError as exc:
         return [*problems, f"the record does not replay: {exc}"]
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - a damaged record, whatever it breaks

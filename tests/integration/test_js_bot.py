@@ -96,11 +96,11 @@ def test_js_bot_plays_many_games_in_one_process_and_exits_on_bye() -> None:
             bots = [*others[:seat], js, *others[seat:]]
             record = play_game(registry.game(game_id), bots, seed=100 + number, options=options)
             where = f"game {number} ({game_id} {len(bots)} seats {options})"
-            assert record.faults == [], where
-            assert record.result["faults"] == [], where
-            assert not record.result["aborted"], where
-            assert sorted(record.result["places"]) == sorted(record.result["rule_places"]), where
-            assert len(record.result["places"]) == len(bots), where
+            assert record.faults == (), where
+            assert record.result.to_dict()["faults"] == [], where
+            assert not record.result.aborted, where
+            assert sorted(record.result.places) == sorted(record.result.rule_places), where
+            assert len(record.result.places) == len(bots), where
             assert record.decisions == len(record.actions) > 0, where
             assert record.options["transfer"] is bool(options.get("transfer", False)), where
             assert f"game {number}: {game_id}, seat {seat} of {len(bots)}" in record.stderr.get(seat, ""), where

@@ -131,9 +131,9 @@ def kinds(record: GameRecord) -> list[str]:
 def assert_forfeit(record: GameRecord, seat: int = ZOO_SEAT) -> None:
     """The faulted zoo seat is last and the heuristic first, whatever the rules gave (policy ``forfeit``)."""
     assert record.faults and all(f.seat == seat for f in record.faults)
-    assert record.result["places"][1 - seat] == 1
-    assert record.result["places"][seat] == 2
-    assert record.result["faults"] == [f.to_dict() for f in record.faults]
+    assert record.result.places[1 - seat] == 1
+    assert record.result.places[seat] == 2
+    assert record.result.to_dict()["faults"] == [f.to_dict() for f in record.faults]
 
 
 def _process_alive(pid: int) -> bool:
@@ -186,7 +186,7 @@ def test_crash_at_handshake(closing: list[Zoo]) -> None:
     closing.append(z)
     record = play(z.bot)
     trace(record)
-    assert record.faults == [Fault(ZOO_SEAT, "crash", 0, record.faults[0].message)]
+    assert record.faults == (Fault(ZOO_SEAT, "crash", 0, record.faults[0].message),)
     assert "exit code 3" in record.faults[0].message
     assert_forfeit(record)
     assert "giving up before the handshake" in record.stderr.get(ZOO_SEAT, "")
@@ -246,9 +246,9 @@ def test_exit_at_the_end_of_each_game_is_no_fault_and_restarts(closing: list[Zoo
     z = zoo("exit_after_game.py")
     closing.append(z)
     first = play(z.bot)
-    assert first.faults == []
+    assert first.faults == ()
     second = play(z.bot, seed=SEED + 1)
-    assert second.faults == [], second.faults
+    assert second.faults == (), second.faults
     assert z.bot.starts == 2
     trace(second)
     close(z)
@@ -401,7 +401,7 @@ def test_answers_written_before_their_request_are_dropped(closing: list[Zoo]) ->
     z = zoo("odd_ids.py", "ahead")
     closing.append(z)
     record = play(z.bot)
-    assert record.faults == [] and "early" not in record.actions
+    assert record.faults == () and "early" not in record.actions
     close(z)
     assert_gone(z)
 
@@ -445,7 +445,7 @@ def test_stderr_is_capped_and_keeps_the_end(closing: list[Zoo]) -> None:
     z = zoo("stderr_spam.py")
     closing.append(z)
     record = play(z.bot)
-    assert record.faults == []
+    assert record.faults == ()
     n = len(zoo_decisions(record))
     assert n * 16 * 1024 > 2 * STDERR_CAP  # the bot wrote far more than is kept
     text = record.stderr[ZOO_SEAT]
@@ -465,7 +465,7 @@ def test_a_healthy_bot_keeps_one_process_for_many_games(closing: list[Zoo]) -> N
     closing.append(z)
     for game in range(3):
         record = play(z.bot, seed=SEED + game, zoo_seat=game % 2)
-        assert record.faults == []
+        assert record.faults == ()
         trace(record)
     assert z.bot.starts == 1 and len(z.transports) == 1
     assert z.bot.version == max(PROTOCOL_VERSIONS) and z.bot.bot_name == "random"

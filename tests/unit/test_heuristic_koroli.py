@@ -386,7 +386,7 @@ def test_every_decision_kind_is_answered_legally(registry: Any, game_id: str, se
         table: list[Any] = list(bots) if seed % 2 == 0 else [bots[s] if s % 2 == seed % 4 // 2 else RandomBot()
                                                               for s in range(seats)]
         record = play_game(game, table, seed=seed, dealer=seed % seats)
-        assert record.faults == []
+        assert record.faults == ()
     kinds: Counter[str] = sum((b.kinds for b in bots), Counter())
     assert KINDS[game_id] <= set(kinds), kinds
 
@@ -409,8 +409,8 @@ def test_heuristic_beats_random(registry: Any, game_id: str, seats: int) -> None
         seat = g % seats
         table: list[Any] = [bot if s == seat else RandomBot() for s in range(seats)]
         record = play_game(game, table, seed=90_000 + g)
-        assert record.faults == []
-        places.append(record.result["places"][seat])
+        assert record.faults == ()
+        places.append(record.result.places[seat])
     n = len(places)
     first = sum(p == 1 for p in places)
     mean = sum(places) / n

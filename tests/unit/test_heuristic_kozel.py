@@ -347,8 +347,8 @@ def test_every_decision_is_legal_over_many_games(game: str, seats: int, options:
     for i in range(60):
         bots = [CountingH() if (s + i) % 2 == 0 else RandomBot() for s in range(seats)]
         record = play_game(g, bots, seed=7000 + i, options=options, dealer=i % seats)
-        assert record.faults == []
-        assert not record.result["aborted"]
+        assert record.faults == ()
+        assert not record.result.aborted
     seen = set(CountingH.kinds)
     expected = EXPECTED_KINDS[game] - ({"lay", "keep/reboast"} if not options.get("boasting") else set())
     assert expected <= seen, seen
@@ -359,7 +359,7 @@ def test_every_seat_heuristic_self_play() -> None:
     for game, seats, options in FULL:
         for seed in range(5):
             record = play_game(REGISTRY.game(game), [H() for _ in range(seats)], seed=seed, options=options)
-            assert record.faults == []
+            assert record.faults == ()
 
 
 # ------------------------------------------------------------------------------------------------ strength
@@ -376,7 +376,7 @@ def test_kozel_heuristic_beats_random(seats: int) -> None:
     for i in range(games):
         seat = i % seats
         bots = [H() if s == seat else RandomBot() for s in range(seats)]
-        place = play_game(g, bots, seed=100_000 + i, dealer=(i // seats) % seats).result["places"][seat]
+        place = play_game(g, bots, seed=100_000 + i, dealer=(i // seats) % seats).result.places[seat]
         first += place == 1
         places += place
     assert wilson(first, games, z=3.29)[0] > 1 / seats + 0.05, first
@@ -395,5 +395,5 @@ def test_team_heuristic_beats_random(game: str, options: dict[str, Any]) -> None
         team = i % 2
         bots = [H() if s % 2 == team else RandomBot() for s in range(4)]
         result = play_game(g, bots, seed=200_000 + i, options=options, dealer=(i // 2) % 4).result
-        wins += result["winner_team"] == "AB"[team]
+        wins += result.extra["winner_team"] == "AB"[team]
     assert wilson(wins, games, z=3.29)[0] > 0.75, wins

@@ -177,10 +177,10 @@ def test_default_action_is_first_when_pass_is_not_legal() -> None:
 def test_a_clean_game_has_no_faults_and_equal_places() -> None:
     record = play_game(DURAK, [FirstLegal(), FirstLegal()], seed=7)
     trace(record)  # the game completes and every action is legal
-    assert record.faults == []
-    assert record.result["faults"] == []
-    assert record.result["places"] == record.result["rule_places"]
-    assert record.result["finishing_order"] == record.result["rule_finishing_order"]
+    assert record.faults == ()
+    assert record.result.to_dict()["faults"] == []
+    assert record.result.places == record.result.rule_places
+    assert record.result.finishing_order == record.result.rule_finishing_order
     assert record.bots == ["first-legal", "first-legal"]
 
 
@@ -190,17 +190,17 @@ def test_crash_in_act_is_recorded_and_the_seat_is_then_played_by_default() -> No
     steps = trace(record)  # completes: every recorded action is legal and the game ended
     mine = decisions_of(steps, 1)
     assert len(mine) > 1, "pick a seed where seat 1 decides more than once"
-    assert record.faults == [Fault(1, "crash", mine[0], "boom")]
+    assert record.faults == (Fault(1, "crash", mine[0], "boom"),)
     assert len(crasher.asked) == 1  # never asked again after the crash
     assert_default_played(record, steps, mine)
-    assert record.result["faults"] == [{"seat": 1, "kind": "crash", "decision": mine[0], "message": "boom"}]
+    assert record.result.to_dict()["faults"] == [{"seat": 1, "kind": "crash", "decision": mine[0], "message": "boom"}]
 
 
 def test_an_answer_given_as_a_legal_actions_text_is_accepted() -> None:
     # The Bot interface takes one of decision.legal or its text (protocol/bot.py).
     texts = play_game(DURAK, [AnswersText(), FirstLegal()], seed=7)
     objects = play_game(DURAK, [FirstLegal(), FirstLegal()], seed=7)
-    assert texts.faults == []
+    assert texts.faults == ()
     assert texts.actions == objects.actions
 
 
@@ -261,7 +261,7 @@ def test_timeout_is_a_fault_and_the_bot_is_asked_again() -> None:
     record = play_game(DURAK, [slow, FirstLegal()], seed=7)
     steps = trace(record)
     mine = decisions_of(steps, 0)
-    assert record.faults == [Fault(0, "timeout", mine[0], "no answer within 1.0 s")]
+    assert record.faults == (Fault(0, "timeout", mine[0], "no answer within 1.0 s"),)
     assert len(slow.asked) == len(mine) > 1
     assert_default_played(record, steps, mine[:1])
 
@@ -272,7 +272,7 @@ def test_stall_is_a_fault_and_the_bot_is_not_asked_again() -> None:
     steps = trace(record)
     mine = decisions_of(steps, 0)
     assert len(mine) > 1
-    assert record.faults == [Fault(0, "stall", mine[0], "stopped answering")]
+    assert record.faults == (Fault(0, "stall", mine[0], "stopped answering"),)
     assert len(stuck.asked) == 1
     assert_default_played(record, steps, mine)
 
@@ -335,7 +335,7 @@ def test_registered_bots_are_made_under_the_clock() -> None:
     bot = parse_spec("random", registry).make(registry, time=TimeControl.from_ms(100, 200))
     assert isinstance(bot, Clocked) and bot.time == TimeControl(move_time=0.1, time_bank=0.2) and bot.name == "random"
     record = play_game(DURAK, [bot, FirstLegal()], seed=7)
-    assert record.faults == []
+    assert record.faults == ()
 
 
 @pytest.mark.parametrize("kind", ["malformed", "oversized"])
@@ -353,7 +353,7 @@ def test_crash_in_new_game_is_a_fault_at_decision_zero_and_the_bot_is_never_aske
     broken = CrashInNewGame()
     record = play_game(DURAK, [FirstLegal(), broken], seed=7)
     steps = trace(record)
-    assert record.faults == [Fault(1, "crash", 0, "cannot start")]
+    assert record.faults == (Fault(1, "crash", 0, "cannot start"),)
     assert broken.asked == []
     assert_default_played(record, steps, decisions_of(steps, 1))
 
@@ -361,8 +361,8 @@ def test_crash_in_new_game_is_a_fault_at_decision_zero_and_the_bot_is_never_aske
 def test_a_bot_failing_in_game_over_changes_nothing() -> None:
     first = FirstLegal()
     record = play_game(DURAK, [first, CrashInGameOver()], seed=7)
-    assert record.faults == []
-    assert first.results == [record.result]
+    assert record.faults == ()
+    assert first.results == [record.result.to_dict()]
 
 
 def test_a_bot_exiting_in_game_over_changes_nothing() -> None:
@@ -372,8 +372,8 @@ def test_a_bot_exiting_in_game_over_changes_nothing() -> None:
 
     first = FirstLegal()
     record = play_game(DURAK, [ExitInGameOver(), first], seed=7)
-    assert record.faults == []
-    assert first.results == [record.result]  # the seats after it still hear the result
+    assert record.faults == ()
+    assert first.results == [record.result.to_dict()]  # the seats after it still hear the result
 
 
 def test_faults_never_change_the_rules_result_when_the_default_is_what_the_bot_would_play() -> None:
@@ -386,8 +386,8 @@ def test_faults_never_change_the_rules_result_when_the_default_is_what_the_bot_w
     faulty = play_game(DURAK, [FirstLegal(), Raising(RuntimeError("boom"))], seed=11)
     clean = play_game(DURAK, [FirstLegal(), DefaultPlayer()], seed=11)
     assert faulty.actions == clean.actions
-    assert faulty.result["rule_places"] == clean.result["rule_places"]
-    assert faulty.result["scores"] == clean.result["scores"]
+    assert faulty.result.rule_places == clean.result.rule_places
+    assert faulty.result.scores == clean.result.scores
 
 
 # ------------------------------------------------------------------------------------------------ policy
@@ -399,7 +399,7 @@ def _seed_where_seat_wins(game: Game, seats: int, seat: int) -> int:
         bots = [FirstLegal() for _ in range(seats)]
         bots[seat] = Raising(BotTimeout("late"), times=1)
         record = play_game(game, bots, seed=seed, policy="continue")
-        if record.result["rule_places"][seat] == 1 and record.faults:
+        if record.result.rule_places[seat] == 1 and record.faults:
             return seed
     raise AssertionError("no such seed in range(200)")
 
@@ -408,7 +408,7 @@ def test_forfeit_moves_a_faulted_seat_below_every_other_and_keeps_rule_places() 
     seed = _seed_where_seat_wins(DURAK, 3, 0)
     bots = [Raising(BotTimeout("late"), times=1), FirstLegal(), FirstLegal()]
     record = play_game(DURAK, bots, seed=seed)  # forfeit is the default
-    result = record.result
+    result = record.result.to_dict()
     assert record.policy == "forfeit"
     assert result["rule_places"][0] == 1
     assert result["places"][0] == 3
@@ -425,7 +425,7 @@ def test_continue_keeps_the_rules_places_but_reports_the_faults() -> None:
     seed = _seed_where_seat_wins(DURAK, 3, 0)
     bots = [Raising(BotTimeout("late"), times=1), FirstLegal(), FirstLegal()]
     record = play_game(DURAK, bots, seed=seed, policy="continue")
-    result = record.result
+    result = record.result.to_dict()
     assert record.policy == "continue"
     assert result["places"] == result["rule_places"]
     assert result["places"][0] == 1
@@ -439,13 +439,13 @@ def test_policy_does_not_change_the_play() -> None:
                          policy=policy) for policy in ("forfeit", "continue")]
     assert records[0].actions == records[1].actions
     assert records[0].faults == records[1].faults
-    assert records[0].result["rule_places"] == records[1].result["rule_places"]
+    assert records[0].result.rule_places == records[1].result.rule_places
 
 
 def test_forfeit_faulted_seats_share_the_last_place() -> None:
     bots = [Raising(BotTimeout("late"), times=1), FirstLegal(), Raising(BotStalled("gone"), times=1), FirstLegal()]
     record = play_game(DURAK, bots, seed=3)
-    result = record.result
+    result = record.result.to_dict()
     assert {f.seat for f in record.faults} == {0, 2}
     assert result["finishing_order"][-1] == [0, 2]
     assert result["places"][0] == result["places"][2] == 3

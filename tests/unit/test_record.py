@@ -158,10 +158,10 @@ def test_an_action_after_the_end_is_an_error() -> None:
     ("finishing_order", lambda r: list(reversed(r))),
 ])
 def test_a_changed_result_field_is_named(field: str, change: Any) -> None:
-    record = played()
-    record.result[field] = change(record.result[field])
+    data = record_dict()
+    data["result"][field] = change(data["result"][field])
     with pytest.raises(RecordError, match=rf"result field '{field}' differs"):
-        replay(record, find_game)
+        replay(record_from_dict(data), find_game)
 
 
 def test_a_changed_seed_does_not_replay() -> None:

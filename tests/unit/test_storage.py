@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from referee.errors import ConfigError
+from referee.errors import ConfigError, RefereeError
+from referee.results import GameResult
 from tournaments.storage import GameRow, StorageError, Store
 
 CONFIG: dict[str, Any] = {
@@ -26,7 +27,9 @@ CONFIG: dict[str, Any] = {
 
 def record(places: list[int], *, faults: list[dict[str, Any]] | None = None, actions: int = 3,
            pad: str = "") -> dict[str, Any]:
-    result = {"places": places, "faults": faults or [], "finishing_order": [], "aborted": False}
+    order = [[seat for seat, p in enumerate(places) if p == place] for place in sorted(set(places))]
+    result = {"places": places, "finishing_order": order, "scores": [0] * len(places), "faults": faults or [],
+              "aborted": False}
     return {"game": "durak", "seed": 0, "actions": [f"a{i}{pad}" for i in range(actions)], "result": result}
 
 
@@ -47,7 +50,8 @@ def count_elsewhere(path: Path) -> int:
 def assert_one_line(exc: pytest.ExceptionInfo[StorageError], *fragments: str) -> str:
     text = str(exc.value)
     assert text and "\n" not in text, text
-    assert isinstance(exc.value, ConfigError)  # the CLI maps it to one line and exit code 2
+    assert isinstance(exc.value, RefereeError)  # the CLI maps it to one line and exit code 2
+    assert not isinstance(exc.value, ConfigError)  # its own branch of the tree, not a bad configuration
     for fragment in fragments:
         assert fragment in text, text
     return text
@@ -70,10 +74,11 @@ def test_add_and_read_games(db: Path) -> None:
         store.add_game(0, "t0.d0.r0", 7, ["heuristic", "random"], record([1, 2], actions=5), {})
         rows = list(store.games())
         assert rows == [  # in schedule order (seq), whatever the order they finished in
-            GameRow(0, "t0.d0.r0", 7, ["heuristic", "random"], [1, 2], record([1, 2])["result"], [], 5),
-            GameRow(5, "t1.d0.r1", 2**64 - 1, ["random", "heuristic"], [2, 1],
-                    record([2, 1], faults=faults)["result"], faults, 3),
+            GameRow(0, "t0.d0.r0", 7, ["heuristic", "random"], GameResult.from_dict(record([1, 2])["result"]), 5),
+            GameRow(5, "t1.d0.r1", 2**64 - 1, ["random", "heuristic"],
+                    GameResult.from_dict(record([2, 1], faults=faults)["result"]), 3),
         ]
+        assert rows[1].places == (2, 1) and [f.to_dict() for f in rows[1].faults] == faults
         assert store.count() == 2
         assert store.done_keys() == {"t0.d0.r0", "t1.d0.r1"}
         assert store.record("t0.d0.r0") == {**record([1, 2], actions=5), "stderr": {}}

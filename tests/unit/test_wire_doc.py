@@ -445,7 +445,7 @@ def _play(game: str, bots: list[str], seed: int, options: dict[str, Any]) -> tup
 
     spies = [_Spy(registry.bot(b).factory(), asked, steps) for b in bots]
     record = play_game(registry.game(game), spies, seed=seed, options=options, listener=listener)
-    return asked, record.result
+    return asked, record.result.to_dict()
 
 
 EXAMPLES = _marked_blocks("wire-example")
