@@ -102,12 +102,13 @@ def _narrator(game: Game, out: Any) -> Any:
 
 def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
     result = record.result
+    data = result.to_dict()  # the result object: what the JSON holds, and what a game's seat_fields reads
     faults: dict[int, list[dict[str, Any]]] = {}
     for f in record.faults:
-        faults.setdefault(f.seat, []).append({"kind": f.kind, "decision": f.decision, "message": f.message})
+        faults.setdefault(f.seat, []).append({"kind": str(f.kind), "decision": f.decision, "message": f.message})
     seats = [
-        {"seat": s, "bot": record.bots[s], "place": result["places"][s], "score": result["scores"][s],
-         **game.seat_fields(result, s), "faults": faults.get(s, []), "stderr": record.stderr.get(s, "")}
+        {"seat": s, "bot": record.bots[s], "place": result.places[s], "score": result.scores[s],
+         **game.seat_fields(data, s), "faults": faults.get(s, []), "stderr": record.stderr.get(s, "")}
         for s in range(record.seats)
     ]
     return {
@@ -117,10 +118,10 @@ def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
         "dealer": record.dealer,
         "policy": record.policy,
         "decisions": record.decisions,
-        "aborted": result["aborted"],
-        "finishing_order": result["finishing_order"],
+        "aborted": result.aborted,
+        "finishing_order": data["finishing_order"],
         "seats": seats,
-        "result": result,
+        "result": data,
     }
 
 
@@ -145,12 +146,12 @@ def _print_result(record: GameRecord, game: Game, json_out: bool, sandbox: str |
                 typer.echo(f"  | {line}")
     extra = []
     result = record.result
-    if result.get("aborted"):
+    if result.aborted:
         extra.append("aborted at the safety limit")
-    elif result.get("draw"):
+    elif result.extra.get("draw"):
         extra.append("a draw")
-    elif result.get("loser") is not None:
-        extra.append(f"loser by the rules: seat {result['loser']}")
+    elif result.extra.get("loser") is not None:
+        extra.append(f"loser by the rules: seat {result.extra['loser']}")
     if record.faults and record.policy == "forfeit":
         extra.append("faulted seats forfeit (placed last)")
     typer.echo(f"{record.decisions} decisions; " + "; ".join(extra) if extra else f"{record.decisions} decisions")

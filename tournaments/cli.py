@@ -397,11 +397,12 @@ def games(
                 if (bot is None or bot in row.seating) and (not faults or row.faults)]
     if json_out:
         print_json({"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": r.seating,
-                                    "places": r.places, "decisions": r.decisions, "faults": r.faults}
+                                    "places": list(r.places), "decisions": r.decisions,
+                                    "faults": [f.to_dict() for f in r.faults]}
                                    for r in rows]})
         return
     table_rows = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
-                   "; ".join(f"seat {f['seat']} {f['kind']}" for f in r.faults) or "-"] for r in rows]
+                   "; ".join(f"seat {f.seat} {f.kind}" for f in r.faults) or "-"] for r in rows]
     typer.echo(format_table(table_rows, ["key", "bots (by seat)", "places", "decisions", "faults"], fmt))
     typer.echo(f"{len(rows)} games", err=True)
 

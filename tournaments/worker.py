@@ -46,7 +46,7 @@ class GameWorker:
         data = record_to_dict(record)
         data["bots"] = [self.config.entrants[e] for e in job.seating]
         data.pop("stderr", None)
-        return FinishedGame.encode(job.seq, job.key, job.seed, data["bots"], data, stderr)
+        return FinishedGame.encode(job.seq, job.key, job.seed, data["bots"], record.result, data, stderr)
 
     def close(self) -> None:
         for bot in self.bots.values():
