@@ -92,12 +92,12 @@ def test_a_time_bank_on_an_old_database_is_another_tournament(tmp_path: Path) ->
 
 
 def slow_tournament(tmp_path: Path, name: str, *time_args: str) -> tuple[dict[str, Any], list[int]]:
-    """Two durak games of a program that thinks 0.3 s over its first move of each game, under a 100 ms move limit:
+    """Two durak games of a program that thinks 0.5 s over its first move of each game, under a 200 ms move limit:
     the stored configuration and the deadline_ms of every request the program got."""
     db, deadlines = tmp_path / f"{name}.db", tmp_path / f"{name}.deadlines"
-    slow = f"cmd:{sys.executable} {ZOO / 'slow.py'} 0.3 {deadlines}"
+    slow = f"cmd:{sys.executable} {ZOO / 'slow.py'} 0.5 {deadlines}"
     ok("run", "durak", "-b", slow, "-b", "first", "--games", "1", "--seed", "3", "--workers", "1",
-       "--sandbox", "off", "--move-time", "100", *time_args, "--db", str(db), "--json")
+       "--sandbox", "off", "--move-time", "200", *time_args, "--db", str(db), "--json")
     games = json.loads(ok("games", str(db), "--json"))["games"]
     return {"config": json.loads(stored_row(db)), "games": games}, [int(x) for x in deadlines.read_text().split()]
 
@@ -106,16 +106,17 @@ def test_the_time_bank_of_a_tournament_reaches_its_bots(tmp_path: Path) -> None:
     banked, deadlines = slow_tournament(tmp_path, "banked", "--time-bank", "1000")
     assert banked["config"]["time_bank_ms"] == 1000
     assert len(banked["games"]) == 2 and all(g["faults"] == [] for g in banked["games"])  # the bank covered it
-    assert deadlines[0] == 1100 and 1100 in deadlines[1:]  # the whole bank again at the next game
-    assert min(deadlines) < 1100  # what the slow first move spent
+    assert deadlines[0] == 1200 and 1200 in deadlines[1:]  # the whole bank again at the next game
+    assert min(deadlines) < 1200  # what the slow first move spent
 
 
 def test_without_a_bank_the_same_bot_times_out(tmp_path: Path) -> None:
     plain, deadlines = slow_tournament(tmp_path, "plain")
     assert "time_bank_ms" not in plain["config"]
-    assert set(deadlines) == {100}
-    faults = [f["kind"] for g in plain["games"] for f in g["faults"]]
-    assert faults == ["timeout", "timeout"]  # the first move of each game
+    assert set(deadlines) == {200}
+    assert len(plain["games"]) == 2
+    for game in plain["games"]:  # its first move in each game, at least (a loaded machine may add one)
+        assert game["faults"] and {f["kind"] for f in game["faults"]} == {"timeout"}, game["faults"]
 
 
 # -------------------------------------------------------------------------------------------- the executor

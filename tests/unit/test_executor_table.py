@@ -22,7 +22,7 @@ def test_local_is_the_default_and_makes_a_local_executor() -> None:
     from tournaments.local import LocalExecutor
 
     assert DEFAULT_EXECUTOR == "local" and set(EXECUTORS) == {"local"}
-    executor = executor_factory("local")(config(), 3, None)
+    executor = executor_factory("local")(config(), 3, None, None)
     assert isinstance(executor, LocalExecutor) and executor.workers == 3 and executor.sandbox is None
 
 
