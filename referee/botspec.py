@@ -59,7 +59,7 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
         try:
             argv = shlex.split(spec[4:])
         except ValueError as exc:
-            raise ConfigError(f"bot {spec!r}: cannot split the command ({exc})") from None
+            raise ConfigError(f"bot {spec!r}: cannot split the command ({exc})") from exc
         if not argv:
             raise ConfigError(f"bot {spec!r}: 'cmd:' needs a command, like 'cmd:python3 mybot.py'")
         return BotSpec(spec, _display_name(argv), tuple(argv))
@@ -131,7 +131,7 @@ def check_supports(bot: Bot, spec: BotSpec, game: str) -> None:
         try:
             bot.start()
         except BotError as exc:
-            raise ConfigError(cannot_play(spec.spec, exc, bot.last_exit, bot.take_stderr())) from None
+            raise ConfigError(cannot_play(spec.spec, exc, bot.last_exit, bot.take_stderr())) from exc
     if bot.games is not None and game not in bot.games:
         raise ConfigError(f"bot {spec.spec!r} does not play {game} (it plays: {', '.join(bot.games) or 'nothing'})")
 

@@ -256,7 +256,7 @@ def _play(store: Store, config: TournamentConfig, registry: Registry, workers: i
         raise typer.Exit(130) from None
     except ExecutorError as exc:
         raise ExecutorError(f"{exc}; {store.count()} games are stored. "
-                            f"Continue with: referee tournament resume {store.path}") from None
+                            f"Continue with: referee tournament resume {store.path}") from exc
 
 
 @app.command(cls=Command)
