@@ -7,7 +7,8 @@
   :class:`~referee.remote.RemoteBot` whose transport is a probe (:class:`Program`), so a bot is checked under the
   conditions of ``referee play``.
 - A :class:`Session` holds what every case needs: the bot's command, the games it plays, the seed, and the runs
-  (shared runs are played once and used by several cases).
+  (shared runs are played once and used by several cases), and the wire log (``--wire-log``) that every probe also
+  writes to, through the transport's own hook.
 
 :mod:`.transcript` holds the records (:class:`Event`, :class:`Run`) and the time limits, :mod:`.probe` the probe and
 its twists, :mod:`.session` the programs, the handshake on its own (:func:`offer`) and the session.
