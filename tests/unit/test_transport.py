@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from protocol.errors import BotCrashed, BotStalled, BotTimeout, ConfigError, ProtocolViolation
+from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from protocol.wire import pack
 from referee.transport import STDERR_CAP, MockTransport, ProcessTransport
 from referee.wirelog import WireLog
@@ -453,6 +453,19 @@ def test_a_fault_the_handler_raises_comes_at_the_next_receive(error: Exception) 
     with pytest.raises(type(error)) as caught:
         mock.receive(0)
     assert caught.value is error
+
+
+def test_a_bot_error_of_a_kind_the_mock_has_never_heard_of_is_queued_too() -> None:
+    class BotMemory(BotError):  # a new kind of fault: one more error class, nothing to change in the mock
+        pass
+
+    def handler(message: dict[str, Any]) -> list[dict[str, Any]]:
+        raise BotMemory("out of memory")
+
+    mock = MockTransport(handler)
+    mock.send({"type": "request"}, 0)
+    with pytest.raises(BotMemory):
+        mock.receive(0)
 
 
 def test_mock_discard_drops_frames_but_keeps_a_fault() -> None:
