@@ -10,8 +10,8 @@ Bytes that are not a frame (the data of a malformed or oversized fault, a frame 
 connection) are written as ``{"raw": HEX, "bytes": N, "error": TEXT}`` instead of ``msg``, the hex capped at
 :data:`RAW_CAP` bytes.
 
-A :class:`WireLog` crosses into tournament worker processes (forked or spawned), so it pickles as its path (no descriptor);
-each process opens the file for itself, on first use, with ``O_APPEND``, and writes each line with one
+A :class:`WireLog` crosses into tournament worker processes (forked or spawned), so it pickles as its path (no
+descriptor); each process opens the file for itself, on first use, with ``O_APPEND``, and writes each line with one
 ``os.write``: lines of several processes never interleave. Everything is JSON-escaped into ASCII, so a bot's text
 cannot end a line or forge one. The file holds every hand of every game: it is created private (mode 0600) and the
 sandbox hides it from bots.

@@ -241,8 +241,8 @@ def render() -> str:
     result = game_record.result
     say("")
     say("After `bye` the referee closed the bot's stdin and stdout and waited for it to exit. In the result, "
-        f"`loser` is {result.get('loser')}: `first` {'lost to' if result.get('loser') == 1 else 'beat'} "
-        f"`heuristic`. {'Neither seat had a fault.' if not result['faults'] else 'There were faults.'}")
+        f"`loser` is {result.extra.get('loser')}: `first` {'lost to' if result.extra.get('loser') == 1 else 'beat'} "
+        f"`heuristic`. {'Neither seat had a fault.' if not result.faults else 'There were faults.'}")
     return "\n".join(_wrap(line) for line in out) + "\n"
 
 

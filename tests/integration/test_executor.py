@@ -177,7 +177,7 @@ def test_a_game_that_raises_in_a_worker_names_the_game(monkeypatch: pytest.Monke
 
 
 def test_a_worker_that_cannot_start_stops_the_run_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: GameWorker, config: TournamentConfig, sandbox: object = None) -> None:
+    def broken(self: GameWorker, config: TournamentConfig, *args: object) -> None:
         raise ConnectionError("the plugin's licence server is down")
 
     monkeypatch.setattr(GameWorker, "__init__", broken)  # forked workers inherit it
