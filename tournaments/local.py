@@ -10,8 +10,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import dataclass
+from itertools import islice
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
@@ -140,31 +141,50 @@ class LocalExecutor:
             for job in jobs:
                 yield self._inline.play(job)
             return
-        pending = list(jobs)
-        pending.reverse()  # taken from the end: the schedule's order
+        # Jobs are taken from ``jobs`` only as workers need them, so a schedule that depends on the results (an
+        # SPRT's deals: tournaments/sprt_run.py) stops as soon as it is decided: at most two batches per worker are
+        # taken ahead. Batches shrink near the end when the number of jobs is known, so the workers finish together.
+        source = iter(jobs)
+        remaining = len(jobs) if isinstance(jobs, Sized) else None
+        exhausted = False
         held: dict[Connection, int] = {}  # jobs sent to each worker and not answered yet
         per_game: float | None = None  # seconds of play per game, from the workers' reports
+
+        def take(size: int) -> list[Scheduled]:
+            nonlocal exhausted, remaining
+            batch = [] if exhausted else list(islice(source, size))
+            if len(batch) < size:
+                exhausted = True
+            if remaining is not None:
+                remaining -= len(batch)
+            return batch
+
+        def send(conn: Connection, batch: list[Scheduled]) -> bool:
+            try:
+                conn.send(batch)
+            except OSError:  # the worker is gone: its pipe reads as ended, or holds its last message
+                return False
+            held[conn] += len(batch)
+            return True
 
         def feed(conn: Connection) -> None:
             if per_game is None:
                 size = 1
             else:
-                size = max(1, min(_MAX_BATCH, int(_BATCH_SECONDS / max(per_game, 1e-6)),
-                                  len(pending) // (2 * self.workers)))
-            while held[conn] < 2 * size and pending:
-                batch = [pending.pop() for _ in range(min(size, len(pending)))]
-                try:
-                    conn.send(batch)
-                except OSError:  # the worker is gone: its pipe reads as ended, or holds its last message
+                left = _MAX_BATCH if remaining is None else remaining // (2 * self.workers)
+                size = max(1, min(_MAX_BATCH, int(_BATCH_SECONDS / max(per_game, 1e-6)), left))
+            while held[conn] < 2 * size and (batch := take(size)):
+                if not send(conn, batch):
                     return
-                held[conn] += len(batch)
 
         for _ in range(self.workers):
-            if not pending:  # the first workers hold every job: one holding none would be waited on forever
+            first = take(1)
+            if not first:  # the first workers hold every job: one holding none would be waited on forever
                 break
             conn = self._start()
             held[conn] = 0
-            feed(conn)
+            if send(conn, first):
+                feed(conn)
         while held:
             for ready in wait(list(held)):
                 conn = cast(Connection, ready)

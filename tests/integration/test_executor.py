@@ -17,6 +17,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,31 @@ def test_workers_and_their_bot_processes_exit_when_the_parent_is_sigkilled() -> 
         if proc.poll() is None:
             proc.kill()
         proc.wait()
+
+
+def test_jobs_are_taken_only_as_workers_need_them() -> None:
+    """A schedule that depends on the results (an SPRT's deals) ends when it is decided: the executor pulls jobs
+    lazily, so after the schedule stops only the few jobs taken ahead are still played."""
+    cfg = config(games=400)
+    pulled = 0
+    stop = False
+
+    def lazily() -> Iterator[Scheduled]:
+        nonlocal pulled
+        for job in jobs_of(cfg):
+            if stop:
+                return
+            pulled += 1
+            yield job
+
+    executor = LocalExecutor(cfg, 2)
+    played = 0
+    try:
+        for _ in executor.run(lazily()):
+            played += 1
+            stop = stop or played == 10
+    finally:
+        executor.close()
+    assert played == pulled  # every job taken was played: none lost, none played twice
+    assert 10 <= played <= 10 + 2 * 2 * 32  # at most two batches per worker were ahead when it stopped
+    assert played < len(jobs_of(cfg))

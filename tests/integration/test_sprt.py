@@ -108,3 +108,14 @@ def test_a_finished_test_plays_nothing_more(tmp_path: Path) -> None:
     first = run(tmp_path / "s.db", cfg)
     assert run(tmp_path / "s.db", cfg) == first and len(stored(tmp_path / "s.db")) == first.games
 
+
+
+def test_worker_processes_stop_soon_after_the_decision(tmp_path: Path) -> None:
+    cfg = config("durak", 2, ["heuristic", "random"], SprtSettings(0, 50))
+    with Store(tmp_path / "s.db", create=True) as store:
+        state = run_sprt(store, cfg, lambda c: LocalExecutor(c, 2))
+    assert state.decision is Decision.H1
+    rows = stored(tmp_path / "s.db")
+    # the deals in flight at the decision finish and count: at most two batches per worker were taken ahead
+    assert state.games == len(rows) and 2 * state.deals <= len(rows) <= 2 * state.deals + 2 * 2 * 32
+    assert sprt_state(cfg, {key: places for key, (places, _) in rows.items()}) == state
