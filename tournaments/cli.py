@@ -471,6 +471,12 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
         stored = store.config()
         if stored is None:
             raise ConfigError(f"{db} holds no tournament")
+        from .sprt_cli import existing_sprt, is_sprt  # here: sprt_cli builds on this module
+
+        if is_sprt(stored):
+            existing_sprt(store, stored, registry, json_out, play_workers=play_workers, executor=executor,
+                          wire_log=wire_log)
+            return
         if play_workers is not None:
             config = TournamentConfig.from_dict(stored)
             for spec in config.specs:

@@ -7,5 +7,6 @@ from protocol.hooks import hookimpl
 @hookimpl
 def register_commands(register):  # type: ignore[no-untyped-def]
     from .cli import app
+    from .sprt_cli import sprt  # noqa: F401 - adds 'referee tournament sprt' to the group
 
     register(app, name="tournament")

@@ -24,7 +24,7 @@ from .schedule import Scheduled, substitution, substitution_size
 from .sprt import Decision, PairedScores, Sprt, SprtSettings, substitution_score
 from .storage import Store
 
-__all__ = ["SprtPlan", "SprtState", "run_sprt", "sprt_state"]
+__all__ = ["SprtPlan", "SprtState", "deal_of", "run_sprt", "sprt_state"]
 
 
 @dataclass(frozen=True)
@@ -80,14 +80,20 @@ class SprtState:
     def finished(self) -> bool:
         return self.decision is not Decision.PENDING or self.deals >= self.max_deals
 
-    def line(self) -> str:
-        """One line for the live display and the end."""
-        verdict = {Decision.H1: "H1 accepted: the candidate is better",
-                   Decision.H0: "H0 accepted: the candidate is not better",
-                   Decision.PENDING: "no decision yet" if self.deals < self.max_deals else
-                   "no decision: the deal limit is reached"}[self.decision]
+    def figures(self) -> str:
+        """Deals, games, the LLR in its bounds and the Elo estimate with its 95 % interval."""
         return (f"{self.deals} deals, {self.games} games: LLR {self.llr:.2f} ({self.lower:.2f}, {self.upper:.2f}); "
-                f"Elo {self.elo:+.1f} [{self.elo_low:+.1f}, {self.elo_high:+.1f}]; {verdict}")
+                f"Elo {self.elo:+.1f} [{self.elo_low:+.1f}, {self.elo_high:+.1f}]")
+
+    def verdict(self) -> str:
+        return {Decision.H1: "H1 accepted: the candidate is better",
+                Decision.H0: "H0 accepted: the candidate is not better",
+                Decision.PENDING: "no decision yet" if self.deals < self.max_deals else
+                "no decision: the deal limit is reached"}[self.decision]
+
+    def line(self) -> str:
+        """One line for the live display."""
+        return f"{self.figures()}; {self.verdict()}"
 
     def to_json(self) -> dict[str, Any]:
         return {"deals": self.deals, "games": self.games, "llr": self.llr, "bounds": [self.lower, self.upper],
@@ -106,7 +112,7 @@ class _Tally:
 
     def add(self, key: str, places: Sequence[int]) -> None:
         self.places[key] = places
-        deal = _deal_of(key)
+        deal = deal_of(key)
         if deal is None or deal in self.scored:
             return
         y = substitution_score(self.places, deal, self.plan.seats, self.plan.field)
@@ -115,13 +121,14 @@ class _Tally:
             self.test.add(y)
 
     def state(self) -> SprtState:
-        elo, low, high = self.test.scores.elo()
+        elo, low, high = (v + 0.0 for v in self.test.scores.elo())  # + 0.0: no "-0.0" shown
         s = self.plan.settings
         return SprtState(len(self.scored), len(self.places), self.test.llr, s.lower, s.upper, elo, low, high,
                          self.test.decision, self.plan.max_deals)
 
 
-def _deal_of(key: str) -> int | None:
+def deal_of(key: str) -> int | None:
+    """The deal of an SPRT game's key (``d{deal}.c{seat}``), or None for a key of another form."""
     head = key.split(".", 1)[0]
     return int(head[1:]) if head[:1] == "d" and head[1:].isdigit() else None
 

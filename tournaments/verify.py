@@ -23,7 +23,9 @@ from referee.engine import Game
 from referee.errors import RefereeError
 from referee.record import record_from_dict, replay
 
+from .config import TournamentConfig
 from .schedule import Scheduled, schedule
+from .sprt_run import SprtPlan, deal_of
 from .storage import StorageError, Store
 
 __all__ = ["Mismatch", "Ticker", "Verification", "verify"]
@@ -70,6 +72,20 @@ def _rows(store: Store) -> Iterator[tuple[Any, ...]]:
         raise StorageError(f"cannot read the games of {store.path}: {exc}") from exc
 
 
+def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str, Scheduled]:
+    """The scheduled games by key: a round robin's whole schedule; an SPRT's deals that have a stored game (its
+    schedule has no end of its own: it stops when the test decides)."""
+    extra = config.get("extra")
+    if isinstance(extra, Mapping) and "sprt" in extra:
+        plan = SprtPlan.of(TournamentConfig.from_dict(dict(config)))
+        deals = sorted({deal for key in store.done_keys() if (deal := deal_of(key)) is not None
+                        and deal < plan.max_deals})
+        return {job.key: job for deal in deals for job in plan.deal(int(config["seed"]), deal)}
+    return {job.key: job for job in schedule(
+        len(config["entrants"]), int(config["seats"]), int(config["games"]), seed=int(config["seed"]),
+        duplicate=bool(config["duplicate"]), teams=game.teams(int(config["seats"])))}
+
+
 def verify(store: Store, find_game: Callable[[str], Game],
            progress: Callable[[int, int], None] | None = None) -> Verification:
     """Check every stored row of ``store``; ``progress(done, stored)`` is called after each row."""
@@ -79,9 +95,7 @@ def verify(store: Store, find_game: Callable[[str], Game],
     try:
         game = find_game(config["game"])
         entrants = list(config["entrants"])
-        jobs: dict[str, Scheduled] = {job.key: job for job in schedule(
-            len(entrants), int(config["seats"]), int(config["games"]), seed=int(config["seed"]),
-            duplicate=bool(config["duplicate"]), teams=game.teams(int(config["seats"])))}
+        jobs = _scheduled(store, config, game)
     except (KeyError, TypeError, ValueError) as exc:
         raise StorageError(f"{store.path} holds a damaged tournament configuration ({type(exc).__name__}: "
                            f"{exc})") from exc

@@ -3,11 +3,15 @@ game, and resumes to the very state of a run that was not interrupted (issue 14,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from referee.cli import app
 from referee.plugins import load_registry
 from tournaments.config import TournamentConfig
 from tournaments.local import LocalExecutor
@@ -119,3 +123,47 @@ def test_worker_processes_stop_soon_after_the_decision(tmp_path: Path) -> None:
     # the deals in flight at the decision finish and count: at most two batches per worker were taken ahead
     assert state.games == len(rows) and 2 * state.deals <= len(rows) <= 2 * state.deals + 2 * 2 * 32
     assert sprt_state(cfg, {key: places for key, (places, _) in rows.items()}) == state
+
+
+# ------------------------------------------------------------------------------------------- the command
+
+
+def cli(*args: str) -> Any:
+    return CliRunner().invoke(app, ["tournament", "sprt", *args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["-c", "heuristic", "-B", "heuristic"], "the candidate and the baseline are the same bot (heuristic)"),
+    (["-c", "nobody", "-B", "random"], "unknown bot 'nobody'"),
+    (["-c", "heuristic", "-B", "nobody"], "unknown bot 'nobody'"),
+    (["-c", "heuristic", "-B", "random", "--elo0", "5", "--elo1", "5"], "--elo1 must be above --elo0"),
+    (["-c", "heuristic", "-B", "random", "--alpha", "0.5"], "--alpha must be between 0 and 0.5"),
+    (["-c", "heuristic", "-B", "random", "--beta", "0"], "--beta must be between 0 and 0.5"),
+    (["-c", "heuristic", "-B", "random", "-k", "4"], "4 seats need a field of at least 3 bots"),
+    (["-c", "heuristic", "-B", "random", "-f", "first", "-k", "4"], "4 seats need a field of at least 3 bots"),
+])
+def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path: Path, args: list[str], fragment: str) -> None:
+    result = cli("durak", *args, "--db", str(tmp_path / "s.db"))
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("referee: error: ") and fragment in lines[0], result.stderr
+    assert not (tmp_path / "s.db").exists()
+
+
+def test_the_command_decides_prints_and_resumes(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    args = ["durak", "-c", "heuristic", "-B", "random", "--elo1", "50", "--seed", "3", "--db", db, "-w", "1"]
+    out = cli(*args, "--json")
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["candidate"], data["baseline"], data["field"], data["seats"]) == ("heuristic", "random", [], 2)
+    assert data["decision"] == "H1" and data["llr"] >= data["bounds"][1] and data["games"] == 2 * data["deals"]
+    assert data["elo_interval"][0] < data["elo"] < data["elo_interval"][1]
+    text = cli(*args)  # the same command on the same --db: already decided, nothing is played
+    assert text.exit_code == 0 and "H1 accepted: heuristic is better" in text.stdout
+    assert f"{data['deals']} deals, {data['games']} games" in text.stdout
+    for command in (["resume", db, "--json"], ["table", db, "--json"]):
+        again = CliRunner().invoke(app, ["tournament", *command], catch_exceptions=False)
+        assert again.exit_code == 0 and json.loads(again.stdout) == data
+    checked = CliRunner().invoke(app, ["tournament", "verify", db], catch_exceptions=False)
+    assert checked.exit_code == 0 and f"{data['games']} stored games (of {data['games']} scheduled)" in checked.stdout

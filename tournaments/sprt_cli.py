@@ -1,0 +1,221 @@
+"""``referee tournament sprt``: is the candidate better than the baseline? Deal after deal until the test decides.
+
+The statistics are tournaments/sprt.py's, the schedule tournaments/schedule.py's ``substitution``, the loop
+tournaments/sprt_run.py's. An SPRT is stored like any tournament, so ``resume``, ``games``, ``record``, ``verify``
+and ``table`` work on its database too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from referee.botspec import parse_spec
+from referee.cli_common import (
+    MAX_MS,
+    ON_FAULT_HELP,
+    WIRE_LOG,
+    Command,
+    cli_registry,
+    parse_options,
+    print_json,
+    say_interrupted,
+)
+from referee.errors import ConfigError, ExecutorError
+from referee.match import POLICIES, check_policy
+from referee.plugins import Registry
+from referee.sandbox import Sandbox
+from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
+from referee.wirelog import WireLog
+
+from .cli import EXECUTOR, _check_programs, _hidden, _sandbox_of, _secret_seed, _stored_sandbox, app, entrant_names
+from .config import TournamentConfig
+from .executor import ExecutorFactory, executor_factory
+from .schedule import substitution_size
+from .sprt import SprtSettings
+from .sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
+from .storage import Store
+
+__all__ = ["existing_sprt", "is_sprt", "play_sprt", "print_sprt", "sprt"]
+
+DEFAULT_DB = Path("sprt.db")
+DEFAULT_MAX_GAMES = 200_000
+
+
+class _Live:
+    """The test's line as it goes: redrawn in place on a terminal, otherwise a line every 10 s (on stderr)."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, state: SprtState) -> None:
+        now = time.monotonic()
+        if self.tty:
+            sys.stderr.write("\r\x1b[K" + state.line())
+            sys.stderr.flush()
+        elif now - self.last >= 10 or state.finished:
+            print(state.line(), file=sys.stderr, flush=True)
+        else:
+            return
+        self.last = now
+
+    def end(self) -> None:
+        if self.tty:
+            sys.stderr.write("\n")
+
+
+def play_sprt(store: Store, config: TournamentConfig, workers: int, sandbox: Sandbox | None,
+              executor: ExecutorFactory, wire_log: WireLog | None) -> SprtState:
+    """Run (or continue) the SPRT stored in ``store``; a ^C says how to continue."""
+    live = _Live()
+    try:
+        return run_sprt(store, config, lambda c: executor(c, workers, sandbox, wire_log), live)
+    except KeyboardInterrupt:
+        live.end()
+        say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
+                        f"Continue with: referee tournament resume {store.path}")
+        raise typer.Exit(130) from None
+    except ExecutorError as exc:
+        raise ExecutorError(f"{exc}; {store.count()} games are stored. "
+                            f"Continue with: referee tournament resume {store.path}") from exc
+    finally:
+        live.end()
+
+
+def print_sprt(config: TournamentConfig, state: SprtState, json_out: bool, sandbox: str) -> None:
+    """The outcome: the hypotheses, the LLR and its bounds, the Elo estimate with its interval, the decision."""
+    plan = SprtPlan.of(config)
+    s = plan.settings
+    candidate, baseline, field = config.entrants[0], config.entrants[1], config.entrants[2:]
+    if json_out:
+        print_json({"game": config.game, "seats": config.seats, "candidate": candidate, "baseline": baseline,
+                    "field": field, "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                    **state.to_json(), "sandbox": sandbox})
+        return
+    against = f"the field {', '.join(field)}" if field else "each other: game pairs"
+    typer.echo(f"SPRT {config.game}, {config.seats} seats: {candidate} (candidate) and {baseline} (baseline) "
+               f"against {against}")
+    typer.echo(f"H0: elo = {s.elo0:g}, H1: elo = {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g}; "
+               f"sandbox: {sandbox}")
+    typer.echo(state.figures())
+    typer.echo(state.verdict().replace("the candidate", candidate))
+
+
+@app.command("sprt", cls=Command)
+def sprt(
+    game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
+    candidate: str = typer.Option(..., "--candidate", "-c", metavar="SPEC", help="The bot under test."),
+    baseline: str = typer.Option(..., "--baseline", "-B", metavar="SPEC", help="The bot it must beat."),
+    field: list[str] = typer.Option([], "--field", "-f", metavar="SPEC",
+                                    help="An opponent in the other seats; repeat it (at least K-1 for K seats). "
+                                    "Without a field two seats play the baseline directly: game pairs."),
+    seats: int | None = typer.Option(None, "--seats", "-k", metavar="K",
+                                     help="Seats per game (default: 2 without a field, else the field plus one, "
+                                     "within the game's range)."),
+    elo0: float = typer.Option(0.0, "--elo0", metavar="ELO", help="H0: the candidate is this much better."),
+    elo1: float = typer.Option(5.0, "--elo1", metavar="ELO", help="H1: the candidate is this much better."),
+    alpha: float = typer.Option(0.05, "--alpha", metavar="P", help="The chance of accepting H1 when H0 holds."),
+    beta: float = typer.Option(0.05, "--beta", metavar="P", help="The chance of accepting H0 when H1 holds."),
+    max_games: int = typer.Option(DEFAULT_MAX_GAMES, "--max-games", min=1, metavar="N",
+                                  help="Stop undecided after about N games (whole deals)."),
+    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W",
+                                help="Worker processes."),
+    db: Path = typer.Option(DEFAULT_DB, "--db", metavar="FILE", help="SQLite file holding the games."),
+    seed: int | None = typer.Option(None, min=0, max=2**64 - 1, metavar="S",
+                                    help="Seed of the deals. Default: a secret one, kept in --db."),
+    move_time: int = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
+                                  help="Per-move time limit of every bot, ms."),
+    time_bank: int = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
+                                  help="Extra time per game for every bot, spent when a move takes longer, ms."),
+    executor: str = EXECUTOR,
+    option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
+                                     help="A game option as KEY=VALUE; repeatable."),
+    on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
+    wire_log: Path | None = WIRE_LOG,
+    sandbox: str = SANDBOX,
+    bot_env: list[str] = BOT_ENV,
+    bot_memory: int = BOT_MEMORY,
+    bot_processes: int = BOT_PROCESSES,
+    bot_file_size: int = BOT_FILE_SIZE,
+) -> None:
+    """Test whether the candidate is better than the baseline, deal after deal, until the SPRT decides.
+
+    On every deal the candidate sits in each seat against the field, then the baseline in the same seats against
+    the same bots: the luck of the deal cancels (docs/TOURNAMENTS.md, "SPRT").
+    Example: referee tournament sprt durak --candidate heuristic --baseline random --elo1 50
+    """
+    settings = SprtSettings(elo0, elo1, alpha, beta)
+    settings.check()
+    play_on = executor_factory(executor)
+    registry = cli_registry()
+    chosen = registry.game(game)
+    options = chosen.configure(parse_options(option))
+    specs = [candidate, baseline, *field]
+    if candidate == baseline:
+        raise ConfigError(f"the candidate and the baseline are the same bot ({candidate}): test two different bots")
+    _supports(specs, registry, game)
+    k = seats if seats is not None else (2 if not field else min(max(len(field) + 1, chosen.min_seats),
+                                                                   chosen.max_seats))
+    chosen.check_seats(k)
+    if field and len(field) < k - 1 or not field and k != 2:
+        raise ConfigError(f"{k} seats need a field of at least {k - 1} bots (--field), got {len(field)}"
+                          + ("; without a field only two seats play (the baseline is the opponent)" if not field
+                             else ""))
+    check_policy(on_fault)
+    per_deal = substitution_size(k, len(field))
+    names = entrant_names(specs, registry)
+    wires = WireLog(wire_log) if wire_log is not None else None
+    programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
+    confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
+                else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
+    config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k,
+                              games=max(1, max_games // per_deal), duplicate=True, seed=seed or 0,
+                              move_time_ms=move_time, policy=on_fault, time_bank_ms=time_bank,
+                              extra={"sandbox": confined.settings(), "sprt": SprtPlan.settings_dict(settings)})
+    _check_programs(specs, registry, game, config.time_control(), confined.with_hidden(_hidden(db, wires)), wires)
+    if seed is None:
+        config = _secret_seed(db, config)
+    with Store(db, create=True) as store:
+        store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
+        typer.echo(f"{game}: SPRT of {names[0]} against {names[1]}"
+                   + (f" with the field {', '.join(names[2:])}" if field else "") + f", {k} seats, {per_deal} "
+                   f"games a deal, at most {config.games} deals, {workers} workers, db {db}", err=True)
+        state = play_sprt(store, config, workers, confined.with_hidden(_hidden(db, wires)), play_on, wires)
+    print_sprt(config, state, json_out, _stored_sandbox(config.to_dict()))
+
+
+def _supports(specs: list[str], registry: Registry, game: str) -> None:
+    for spec in specs:
+        parse_spec(spec, registry)  # an unknown bot is one line here
+        entry = registry.bots.get(spec)
+        if entry is not None and not entry.supports(game):
+            raise ConfigError(f"bot {spec!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
+
+
+def is_sprt(stored: dict[str, Any]) -> bool:
+    """Does this stored configuration hold an SPRT (rather than a round robin)?"""
+    extra = stored.get("extra")
+    return isinstance(extra, dict) and "sprt" in extra
+
+
+def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json_out: bool, *,
+                  play_workers: int | None, executor: ExecutorFactory, wire_log: WireLog | None) -> None:
+    """``resume`` (``play_workers`` given) or ``table`` of a stored SPRT: go on until it decides, or print it."""
+    config = TournamentConfig.from_dict(stored)
+    state = sprt_state(config, {row.key: row.places for row in store.games()})
+    if play_workers is not None and not state.finished:
+        for spec in config.specs:
+            parse_spec(spec, registry)
+        sandbox = _sandbox_of(store, config, registry)
+        if wire_log is not None:
+            sandbox = sandbox.with_hidden([*sandbox.hidden, wire_log.path])
+        _check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
+        state = play_sprt(store, config, play_workers, sandbox, executor, wire_log)
+    print_sprt(config, state, json_out, _stored_sandbox(stored))
