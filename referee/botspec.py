@@ -4,6 +4,10 @@
 - ``cmd:COMMAND ARGS``: a program, split like a shell would (``shlex``) and run without a shell;
 - a path to an executable file: ``./mybot``, ``bots/examples/js/bot.js`` (if executable).
 
+Any of them may carry settings of its own in a bracketed prefix of ``KEY=VALUE`` words (values with spaces quoted as
+a shell would): ``[name=v7 move-time=500 time-bank=2000 cwd=bots/v7] cmd:python3 bot.py`` (docs/CLI.md, "Bot
+SPECs"). The SPEC string, prefix included, is what a tournament stores, so its settings come back on resume.
+
 Programs speak the protocol of docs/PROTOCOL.md; a process is started once and reused across games.
 """
 
@@ -12,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +26,7 @@ from referee.remote import RemoteBot
 from referee.transport import ProcessTransport
 
 from . import __version__
+from .cli_common import MAX_MS
 from .clock import Clocked, TimeControl
 from .errors import ConfigError
 from .plugins import Registry
@@ -28,54 +34,232 @@ from .sandbox import Sandbox
 from .terminal import printable
 from .wirelog import WireLog
 
-__all__ = ["BotSpec", "cannot_play", "check_supports", "parse_spec", "useful_line"]
+__all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "entrant_names", "parse_spec", "useful_line"]
+
+#: The keys of a SPEC's settings prefix (docs/CLI.md, "Bot SPECs").
+KEYS = ("name", "move-time", "time-bank", "cwd")
+_NAME_MAX = 64
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A resolved SPEC: a display name and how to make the bot."""
+    """A resolved SPEC: the bot's own name (registered, or made from the command), how to make the bot, and the
+    entrant's own settings from its prefix (``given_name``, ``move_time_ms``, ``time_bank_ms``, ``cwd``: None where
+    the prefix does not set them)."""
 
     spec: str
     name: str
     argv: tuple[str, ...] | None  # None: an in-process registered bot
     registered_games: tuple[str, ...] | None = None
+    given_name: str | None = None  # name=: the display name, as given
+    move_time_ms: int | None = None  # move-time=: overrides the command's --move-time for this bot
+    time_bank_ms: int | None = None  # time-bank=: overrides the command's --time-bank for this bot
+    cwd: str | None = None  # cwd=: the program's working folder (absolute)
+
+    @property
+    def display_name(self) -> str:
+        """The name the bot plays under: ``name=`` if given, else its own."""
+        return self.given_name if self.given_name is not None else self.name
+
+    def time_control(self, time: TimeControl) -> TimeControl:
+        """The limits this bot plays under: ``time`` (the command's) with the prefix's own settings."""
+        return time.override(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms)
 
     def make(self, registry: Registry, *, time: TimeControl, sandbox: Sandbox | None = None,
              wire_log: WireLog | None = None) -> Bot:
-        """The bot under ``time``; a program runs in ``sandbox`` (None: as it is), its frames go to ``wire_log``.
-        In-process bots are never sandboxed and have no wire."""
+        """The bot under ``time`` (with the SPEC's own move-time and time-bank where it gives them); a program runs
+        in ``sandbox`` (None: as it is), in its ``cwd``, its frames go to ``wire_log``. In-process bots are never
+        sandboxed and have no wire."""
+        time = self.time_control(time)
         if self.argv is None:  # in-process: the same clock as a program bot (docs/PROTOCOL.md section 8)
-            return Clocked(registry.bot(self.name).factory(), time=time)
+            bot = Clocked(registry.bot(self.name).factory(), time=time)
+            if self.given_name is not None:
+                bot.name = self.given_name
+            return bot
+        name = self.display_name
         argv = list(self.argv)
         popen = sandbox.popen if sandbox is not None else None
-        return RemoteBot(lambda: ProcessTransport(argv, popen=popen, wire_log=wire_log, wire_name=self.name),
-                         name=self.name, time=time,
+        return RemoteBot(lambda: ProcessTransport(argv, cwd=self.cwd, popen=popen, wire_log=wire_log,
+                                                  wire_name=name),
+                         name=name, time=time,
                          referee=f"referee/{__version__}")
+
+    @property
+    def identity(self) -> tuple[object, ...]:
+        """What makes two SPECs the same entrant (self-play): the same bot, started the same way, under the same
+        settings, whatever the spelling (``./bot`` and ``bot``)."""
+        return (self.argv if self.argv is not None else self.name, self.cwd, self.move_time_ms, self.time_bank_ms)
 
 
 def parse_spec(spec: str, registry: Registry) -> BotSpec:
-    """Resolve a SPEC; :class:`ConfigError` with a hint when it names nothing."""
-    if spec.startswith("cmd:"):
+    """Resolve a SPEC (its settings prefix included); :class:`ConfigError` in one line, with a hint, when it names
+    nothing or its prefix is wrong."""
+    settings, rest = _split_prefix(spec)
+    cwd = settings.get("cwd")
+    where = Path(cwd) if cwd is not None else Path()
+    if rest.startswith("cmd:"):
         try:
-            argv = shlex.split(spec[4:])
+            argv = shlex.split(rest[4:])
         except ValueError as exc:
             raise ConfigError(f"bot {spec!r}: cannot split the command ({exc})") from exc
         if not argv:
             raise ConfigError(f"bot {spec!r}: 'cmd:' needs a command, like 'cmd:python3 mybot.py'")
-        return BotSpec(spec, _display_name(argv), tuple(argv))
-    if spec in registry.bots:
-        entry = registry.bots[spec]
-        return BotSpec(spec, spec, None, entry.games)
-    path = Path(spec)
-    if os.sep in spec or path.exists():
+        return _with_settings(BotSpec(spec, _display_name(argv), tuple(argv)), settings, spec)
+    if rest in registry.bots:
+        if cwd is not None:
+            raise ConfigError(f"bot {spec!r}: cwd= is for programs, and {rest!r} runs inside the referee")
+        entry = registry.bots[rest]
+        return _with_settings(BotSpec(spec, rest, None, entry.games), settings, spec)
+    path = where / rest
+    if os.sep in rest or path.exists():
         if not path.is_file():
-            raise ConfigError(f"bot {spec!r}: no such file")
+            raise ConfigError(f"bot {spec!r}: no such file" + (f" in {cwd}" if cwd is not None else ""))
         if not os.access(path, os.X_OK):
-            raise ConfigError(f"bot {spec!r} is not executable (chmod +x it, or use 'cmd:INTERPRETER {spec}')")
-        return BotSpec(spec, path.stem, (str(path.resolve()),))
+            raise ConfigError(f"bot {spec!r} is not executable (chmod +x it, or use 'cmd:INTERPRETER {rest}')")
+        return _with_settings(BotSpec(spec, path.stem, (str(path.resolve()),)), settings, spec)
     known = ", ".join(sorted(registry.bots)) or "none"
     raise ConfigError(f"unknown bot {spec!r}: not a registered bot ({known}), not 'cmd:COMMAND', "
                       f"and no such file")
+
+
+def _split_prefix(spec: str) -> tuple[dict[str, str], str]:
+    """The settings of a SPEC's ``[KEY=VALUE …]`` prefix (checked, not yet converted) and the SPEC after it."""
+    if not spec.startswith("["):
+        return {}, spec
+    end = _closing_bracket(spec)
+    if end is None:
+        raise ConfigError(f"bot {spec!r}: the settings prefix has no closing ']' (like '[move-time=500] random')")
+    try:
+        words = shlex.split(spec[1:end])
+    except ValueError as exc:
+        raise ConfigError(f"bot {spec!r}: cannot split the settings ({exc})") from exc
+    settings: dict[str, str] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise ConfigError(f"bot {spec!r}: the setting {word!r} is not KEY=VALUE (keys: {', '.join(KEYS)})")
+        if key not in KEYS:
+            raise ConfigError(f"bot {spec!r}: unknown setting {key!r} (keys: {', '.join(KEYS)})")
+        if key in settings:
+            raise ConfigError(f"bot {spec!r}: {key}= is given twice")
+        settings[key] = value
+    rest = spec[end + 1:].lstrip()
+    if not rest:
+        raise ConfigError(f"bot {spec!r}: the settings are not followed by a bot (like '[move-time=500] random')")
+    if "cwd" in settings:
+        cwd = settings["cwd"]
+        if not cwd or not Path(cwd).is_dir():
+            raise ConfigError(f"bot {spec!r}: cwd={cwd!r} is not a folder")
+    return settings, rest
+
+
+def _closing_bracket(spec: str) -> int | None:
+    """The index of the ``]`` that ends the prefix: the first outside quotes (quoted as shlex reads them)."""
+    quote = ""
+    i = 1
+    while i < len(spec):
+        char = spec[i]
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif char == "\\" and (not quote or spec[i + 1:i + 2] in ('"', "\\", "$", "`")):
+            i += 1  # an escaped character
+        elif quote == '"':
+            quote = "" if char == '"' else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "]":
+            return i
+        i += 1
+    return None
+
+
+def _with_settings(parsed: BotSpec, settings: dict[str, str], spec: str) -> BotSpec:
+    """``parsed`` with the prefix's settings, converted and checked (ranges as the command-line options')."""
+    if not settings:
+        return parsed
+    name = settings.get("name")
+    if name is not None and (not name.strip() or name != name.strip() or len(name) > _NAME_MAX
+                             or not name.isprintable()):
+        raise ConfigError(f"bot {spec!r}: name={name!r} must be 1-{_NAME_MAX} printable characters, without "
+                          f"spaces at either end")
+    cwd = settings.get("cwd")
+    return BotSpec(spec, parsed.name, parsed.argv, parsed.registered_games,
+                   given_name=name, move_time_ms=_ms(settings, "move-time", 1, spec),
+                   time_bank_ms=_ms(settings, "time-bank", 0, spec),
+                   cwd=os.path.abspath(cwd) if cwd is not None else None)
+
+
+def _ms(settings: dict[str, str], key: str, least: int, spec: str) -> int | None:
+    if key not in settings:
+        return None
+    value = settings[key]
+    if not (value.isascii() and value.isdigit()) or not least <= int(value) <= MAX_MS:
+        raise ConfigError(f"bot {spec!r}: {key}= takes whole milliseconds from {least} to {MAX_MS}, got {value!r}")
+    return int(value)
+
+
+def entrant_names(parsed: Sequence[BotSpec]) -> list[str]:
+    """The entrants' display names, unique, and never alike for two different bots (docs/CLI.md, "Bot SPECs"):
+
+    - ``name=`` as given (it must differ from every other entrant's name);
+    - the same bot listed again (the same :attr:`BotSpec.identity`: self-play) as ``name#2``, ``name#3`` …;
+    - different bots of the same name are told apart by the shortest end of their path that differs (``v6/bot``
+      and ``v7/bot``), else by their SPEC (``bot (cmd:python3 bot.py --depth 3)``; a registered bot's
+      plain name stays as it is: ``random`` beside ``random ([move-time=200] random)``)."""
+    given = [p.given_name for p in parsed if p.given_name is not None]
+    for name in given:
+        if given.count(name) > 1:
+            raise ConfigError(f"two entrants are given name={name!r}: each needs a name of its own")
+    labels: dict[tuple[object, ...], str] = {}
+    groups: dict[str, list[BotSpec]] = {}
+    for p in parsed:
+        if p.given_name is None and p.identity not in labels:
+            labels[p.identity] = p.name
+            groups.setdefault(p.name, []).append(p)
+    for base, group in groups.items():
+        if len(group) > 1:
+            labels.update(_told_apart(base, group))
+    names: list[str] = []
+    for p in parsed:
+        if p.given_name is not None:
+            names.append(p.given_name)
+            continue
+        label = name = labels[p.identity]
+        if label in given:
+            raise ConfigError(f"name={label!r} is also the name of the entrant {p.spec!r}: give another name")
+        k = 1
+        while name in names or name in given:
+            k += 1
+            name = f"{label}#{k}"
+        names.append(name)
+    return names
+
+
+def _told_apart(base: str, group: list[BotSpec]) -> dict[tuple[object, ...], str]:
+    """Labels for different bots that share the display name ``base``."""
+    wheres = [_where(p) for p in group]
+    if None not in wheres and len(set(wheres)) == len(wheres):
+        parts = [w.parts for w in wheres if w is not None]
+        for k in range(2, max(len(p) for p in parts) + 1):
+            ends = ["/".join(p[-k:]) for p in parts]
+            if len(set(ends)) == len(ends):
+                return {g.identity: end for g, end in zip(group, ends, strict=True)}
+    return {p.identity: base if p.spec == base else f"{base} ({p.spec})" for p in group}
+
+
+def _where(parsed: BotSpec) -> Path | None:
+    """Where a program is, for telling it apart: its script (or ``-m`` module) or program, without the suffix."""
+    if parsed.argv is None:
+        return None
+    argv = parsed.argv
+    folder = Path(parsed.cwd or os.getcwd())
+    if "-m" in argv[:-1]:
+        found = folder / argv[argv.index("-m") + 1].replace(".", "/")
+    else:
+        script = next((a for a in argv[1:] if not a.startswith("-") and ("/" in a or Path(a).suffix)), argv[0])
+        found = folder / script
+    found = Path(os.path.abspath(found))
+    return found.with_suffix("") if found.suffix else found
 
 
 def _display_name(argv: list[str]) -> str:

@@ -37,11 +37,11 @@ def program_for(spec: str, registry: Registry) -> tuple[list[str], str]:
     ``python -m bots.NAME``; any other registered name is refused with a hint."""
     parsed = parse_spec(spec, registry)
     if parsed.argv is not None:
-        return list(parsed.argv), parsed.name
+        return list(parsed.argv), parsed.display_name
     module = f"bots.{parsed.name}"
     factory = registry.bot(parsed.name).factory
     if getattr(factory, "__module__", None) == module and importlib.util.find_spec(module) is not None:
-        return [sys.executable, "-m", module], module
+        return [sys.executable, "-m", module], parsed.given_name or module
     raise ConfigError(f"bot {spec!r} runs inside the referee, and 'referee check' tests programs: give its "
                       f"command ('cmd:python3 -m yourpackage.yourbot') or the path of an executable")
 
@@ -50,7 +50,7 @@ def check(
     spec: str | None = typer.Argument(
         None, metavar="SPEC",
         help="The bot program: 'cmd:COMMAND ARGS', the path of an executable, or a built-in bot's name (run as "
-             "'python -m bots.NAME')."),
+             "'python -m bots.NAME'), after '[name=NAME cwd=DIR]' if any."),
     game: list[str] = typer.Option([], "--game", "-g", metavar="GAME",
                                    help="Check this game only; repeatable. Default: every "
                                    "registered game the bot says it plays."),
@@ -88,6 +88,10 @@ def check(
         raise ConfigError(f"cannot write the report to {report}: its folder does not exist or is not writable")
     registry = cli_registry()
     argv, name = program_for(spec, registry)
+    parsed = parse_spec(spec, registry)  # its prefix: name= and cwd= are honoured, the cases time the bot
+    if parsed.move_time_ms is not None or parsed.time_bank_ms is not None:
+        raise ConfigError(f"bot {spec!r}: referee check times the bot by its own cases (docs/CHECK.md, \"Time\"): "
+                          f"drop move-time= and time-bank=")
     for game_id in game:
         registry.game(game_id)  # an unknown game is a usage error, before anything starts
     wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a case
@@ -102,7 +106,8 @@ def check(
         typer.echo(printable(line, one_line=True), err=json_out)  # bot text in it is shown, not obeyed
 
     start = time.monotonic()
-    session = Session(argv, registry=registry, seed=seed, name=name, popen=confined.popen, wire_log=wires)
+    session = Session(argv, registry=registry, seed=seed, name=name, cwd=parsed.cwd, popen=confined.popen,
+                      wire_log=wires)
     session.discover(game)
     if session.start_failure is not None:  # a program that ends before its hello: one line, no case run
         raise ConfigError(cannot_play(spec, *session.start_failure))

@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from tabulate import tabulate
 
-from .botspec import check_supports, parse_spec
+from .botspec import check_supports, entrant_names, parse_spec
 from .check_cli import check
 from .cli_common import (
     MAX_MS,
@@ -163,7 +163,8 @@ def play(
     bot: list[str] = typer.Option(
         ..., "--bot", "-b", metavar="SPEC",
         help="A bot per seat, in seat order: a registered name (see 'referee bots'), 'cmd:COMMAND ARGS', "
-             "or the path of an executable.",
+             "or the path of an executable, after its own settings if any ('[name=v7 move-time=500 "
+             "time-bank=0 cwd=DIR] SPEC').",
     ),
     seed: int | None = typer.Option(None, metavar="N", help="Deal seed (0..2^64-1); drawn and printed when omitted."),
     option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
@@ -196,6 +197,7 @@ def play(
         raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
                           f"seat), got {len(bot)}")
     specs = [parse_spec(spec, registry) for spec in bot]
+    entrant_names(specs)  # refuses a name= another bot has (the seats keep their bots' plain names)
     check_policy(on_fault)
     if not 0 <= dealer < len(bot):
         raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")

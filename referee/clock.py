@@ -1,7 +1,8 @@
 """The clock of a bot: how long it may take, and what being late costs (docs/PROTOCOL.md section 8).
 
 - :class:`TimeControl`: the limits, one value from the command line to the bot (seconds; the command line and the
-  tournament configuration hold milliseconds, converted once, by :meth:`TimeControl.from_ms`).
+  tournament configuration hold milliseconds, converted by TimeControl alone: :meth:`TimeControl.from_ms`, and
+  :meth:`TimeControl.override` for a bot's own settings).
 - :class:`Clock`: one bot's bookkeeping under those limits: the bank restored each game, time beyond the move
   limit taken from it, ``stall_after`` timeouts in a row a stall. :class:`referee.remote.RemoteBot` (program bots)
   and :class:`Clocked` (in-process bots) both keep one, so the two kinds of bot are timed alike.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
 from protocol.actions import Action
@@ -38,8 +39,16 @@ class TimeControl:
     @classmethod
     def from_ms(cls, move_time_ms: int, time_bank_ms: int = 0) -> TimeControl:
         """The limits as the command line and the tournament configuration give them (milliseconds): the one place
-        milliseconds become seconds."""
+        milliseconds become seconds, with :meth:`override`."""
         return cls(move_time=move_time_ms / 1000, time_bank=time_bank_ms / 1000)
+
+    def override(self, *, move_time_ms: int | None = None, time_bank_ms: int | None = None) -> TimeControl:
+        """These limits with a bot's own move limit and bank (milliseconds, as a SPEC's prefix gives them) where
+        given: itself when neither is."""
+        if move_time_ms is None and time_bank_ms is None:
+            return self
+        return replace(self, move_time=self.move_time if move_time_ms is None else move_time_ms / 1000,
+                       time_bank=self.time_bank if time_bank_ms is None else time_bank_ms / 1000)
 
 
 class Clock:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from protocol.errors import BotCrashed, BotTimeout, ConfigError
-from referee.botspec import BotSpec, cannot_play, check_supports, parse_spec
+from referee.botspec import BotSpec, cannot_play, check_supports, entrant_names, parse_spec
 from referee.clock import Clocked, TimeControl
 from referee.plugins import BotEntry, Registry, Source
 from referee.remote import RemoteBot
@@ -231,3 +231,196 @@ def test_check_supports_refuses_a_program_that_cannot_start_in_one_line(tmp_path
     assert str(caught.value) == (f"bot {spec.spec!r} cannot play: bot closed its stdout (exit code 1); it exited "
                                  "before its hello; stderr: ModuleNotFoundError: No module named nowhere")
     bot.close()
+
+
+# ------------------------------------------------------------------------------------- the settings prefix
+
+
+def cwd_bot(folder: Path) -> Path:
+    """A program that says hello under the name of the folder it runs in."""
+    script = folder / "cwd_bot.py"
+    script.write_text(
+        "import os, sys, msgpack\n"
+        "u = msgpack.Unpacker(raw=False)\n"
+        "while (data := os.read(0, 65536)):\n"
+        "    u.feed(data)\n"
+        "    for m in u:\n"
+        "        if m['type'] == 'hello':\n"
+        "            os.write(1, msgpack.packb({'type': 'hello', 'version': 1, 'name': os.getcwd()}))\n"
+        "        elif m['type'] == 'bye':\n"
+        "            sys.exit(0)\n")
+    return script
+
+
+def test_a_prefix_gives_the_entrant_its_name_clock_and_folder(tmp_path: Path) -> None:
+    spec = f"[name=v7 move-time=500 time-bank=2000 cwd={tmp_path}] cmd:python3 bot.py"
+    assert parse_spec(spec, registry()) == BotSpec(spec, "bot", ("python3", "bot.py"), None, given_name="v7",
+                                                   move_time_ms=500, time_bank_ms=2000, cwd=str(tmp_path))
+    assert parse_spec(spec, registry()).display_name == "v7"
+
+
+@pytest.mark.parametrize(("spec", "field", "value"), [
+    ("[name='my bot'] anything", "given_name", "my bot"),  # quoted as a shell would
+    ('[name="a ] b"] anything', "given_name", "a ] b"),  # a ']' inside quotes does not close the prefix
+    (r"[name=a\]b] anything", "given_name", "a]b"),  # nor an escaped one
+    ("[move-time=1]anything", "move_time_ms", 1),  # no space needed after the ']'
+    ("[  time-bank=0  ]   anything", "time_bank_ms", 0),
+    (f"[move-time={2**31 - 1}] anything", "move_time_ms", 2**31 - 1),
+    ("[] anything", "given_name", None),  # an empty prefix sets nothing
+])
+def test_prefix_values(spec: str, field: str, value: object) -> None:
+    parsed = parse_spec(spec, registry())
+    assert getattr(parsed, field) == value and parsed.name == "anything" and parsed.spec == spec
+
+
+def test_a_spec_without_a_prefix_is_parsed_as_before() -> None:
+    parsed = parse_spec("cmd:python3 bot.py", registry())
+    assert parsed == BotSpec("cmd:python3 bot.py", "bot", ("python3", "bot.py"))
+    assert parsed.display_name == "bot" and parsed.time_control(TimeControl()) is not None
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("[name=a anything", r"the settings prefix has no closing '\]'"),
+    ("[name='a] anything", r"no closing '\]'"),  # the quote swallows the ']'
+    ("[color=red] anything", r"unknown setting 'color' \(keys: name, move-time, time-bank, cwd\)"),
+    ("[fast] anything", r"the setting 'fast' is not KEY=VALUE"),
+    ("[name=a name=b] anything", "name= is given twice"),
+    ("[move-time=0] anything", "move-time= takes whole milliseconds from 1 to 2147483647, got '0'"),
+    ("[move-time=-5] anything", "move-time= takes whole milliseconds"),
+    ("[move-time=1.5] anything", "move-time= takes whole milliseconds"),
+    (f"[move-time={2**31}] anything", "move-time= takes whole milliseconds"),
+    ("[time-bank=-1] anything", "time-bank= takes whole milliseconds from 0 to"),
+    ("[time-bank=１] anything", "time-bank= takes whole milliseconds"),  # a full-width digit is no number here
+    ("[name=] anything", "name='' must be 1-64 printable characters"),
+    ("[name=' a'] anything", "without spaces at either end"),
+    ("[name=a\x1bb] anything", "printable"),
+    (f"[name={'x' * 65}] anything", "1-64"),
+    ("[cwd=/no/such/folder] cmd:python3 bot.py", "cwd='/no/such/folder' is not a folder"),
+    ("[cwd=] cmd:python3 bot.py", "cwd='' is not a folder"),
+    ("[cwd=.] anything", "cwd= is for programs, and 'anything' runs inside the referee"),
+    ("[name=x]", "the settings are not followed by a bot"),
+    ("[name=x]   ", "the settings are not followed by a bot"),
+    ("[name=x] nothing-here", "unknown bot"),
+])
+def test_a_bad_prefix_is_one_line(spec: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        parse_spec(spec, registry())
+    assert "\n" not in str(caught.value) and f"bot {spec!r}" in str(caught.value)
+
+
+def test_a_path_after_cwd_is_found_in_that_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "v7").mkdir()
+    program = tmp_path / "v7" / "bot"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    parsed = parse_spec("[cwd=v7] ./bot", registry())
+    assert parsed.argv == (str(program),) and parsed.cwd == str(tmp_path / "v7") and parsed.name == "bot"
+    with pytest.raises(ConfigError, match=r"no such file in v7"):
+        parse_spec("[cwd=v7] ./other", registry())
+
+
+def test_the_entrants_settings_override_the_commands_time_control() -> None:
+    base = TimeControl(move_time=1.0, time_bank=3.0, handshake_time=5.0, stall_after=3)
+    assert parse_spec("anything", registry()).time_control(base) is base
+    assert parse_spec("[move-time=250] anything", registry()).time_control(base) == TimeControl(0.25, 3.0)
+    assert parse_spec("[time-bank=0] anything", registry()).time_control(base) == TimeControl(1.0, 0.0)
+    assert parse_spec("[move-time=20 time-bank=1500] anything", registry()).time_control(base) == \
+        TimeControl(0.02, 1.5)
+
+
+def test_make_gives_an_in_process_bot_its_own_clock_and_name() -> None:
+    base = TimeControl(move_time=1.0, time_bank=2.0)
+    bot = parse_spec("[name=quick move-time=200] durakist", registry()).make(registry(), time=base)
+    assert isinstance(bot, Clocked) and isinstance(bot.bot, Quiet)
+    assert bot.time == TimeControl(0.2, 2.0) and bot.clock.limits == bot.time and bot.clock.allowed == 2.2
+    assert bot.name == "quick"
+    plain = parse_spec("durakist", registry()).make(registry(), time=base)
+    assert isinstance(plain, Clocked) and plain.time == base and plain.name == "quiet"  # as before: the bot's own
+
+
+def test_make_gives_a_program_its_own_clock_name_and_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "its folder"
+    folder.mkdir()
+    cwd_bot(folder)
+    spec = parse_spec(f"[name=v7 time-bank=750 cwd='{folder}'] cmd:{PY} cwd_bot.py", registry())
+    log = WireLog(tmp_path / "wire.jsonl")
+    bot = spec.make(registry(), time=TimeControl(move_time=0.5), wire_log=log)
+    assert isinstance(bot, RemoteBot) and bot.name == "v7"
+    assert bot.time == TimeControl(0.5, 0.75) and bot.clock.allowed == 1.25
+    try:
+        bot.start()
+        assert bot.bot_name == str(folder)  # it runs in its cwd
+    finally:
+        bot.close()
+    assert {json.loads(line)["bot"] for line in (tmp_path / "wire.jsonl").read_text().splitlines()} == {"v7"}
+
+
+def test_a_program_without_cwd_runs_in_the_referees_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cwd_bot(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    bot = parse_spec(f"cmd:{PY} cwd_bot.py", registry()).make(registry(), time=TimeControl())
+    assert isinstance(bot, RemoteBot)
+    try:
+        bot.start()
+        assert bot.bot_name == str(tmp_path)
+    finally:
+        bot.close()
+
+
+# ------------------------------------------------------------------------------------------------ names
+
+
+def names(*specs: str) -> list[str]:
+    return entrant_names([parse_spec(spec, registry()) for spec in specs])
+
+
+def scripts(tmp_path: Path, *paths: str) -> None:
+    for path in paths:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+
+
+def test_the_same_spec_twice_is_self_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scripts(tmp_path, "bot")
+    (tmp_path / "bot").chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    assert names("anything", "durakist", "anything", "anything") == ["anything", "durakist", "anything#2",
+                                                                      "anything#3"]
+    # the same program, spelled two ways, is the same bot
+    assert names("./bot", "bot", f"{tmp_path}/bot") == ["bot", "bot#2", "bot#3"]
+    assert names("cmd:python3 bot.py", "cmd:python3 bot.py") == ["bot", "bot#2"]
+    assert names("[move-time=5] anything", "[move-time=5] anything") == ["anything", "anything#2"]
+
+
+def test_different_programs_of_one_name_are_told_apart_by_their_path(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    scripts(tmp_path, "v6/bot.py", "v7/bot.py", "a/x/bot.py", "b/x/bot.py")
+    monkeypatch.chdir(tmp_path)
+    assert names("cmd:python3 v6/bot.py", "cmd:python3 v7/bot.py", "anything") == ["v6/bot", "v7/bot", "anything"]
+    assert names("cmd:python3 a/x/bot.py", "cmd:python3 b/x/bot.py") == ["a/x/bot", "b/x/bot"]
+    # cwd= is where a relative script is
+    assert names("[cwd=v6] cmd:python3 bot.py", "[cwd=v7] cmd:python3 bot.py") == ["v6/bot", "v7/bot"]
+    assert names("[cwd=v6] cmd:python3 -m bot", "[cwd=v7] cmd:python3 -m bot") == ["v6/bot", "v7/bot"]
+    # listed again, each copy is self-play of its own
+    assert names("cmd:python3 v6/bot.py", "cmd:python3 v7/bot.py", "cmd:python3 v6/bot.py") == [
+        "v6/bot", "v7/bot", "v6/bot#2"]
+
+
+def test_bots_of_one_path_told_apart_by_their_spec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scripts(tmp_path, "bot.py")
+    monkeypatch.chdir(tmp_path)
+    assert names("cmd:python3 bot.py --depth 3", "cmd:python3 bot.py --depth 5") == [
+        "bot (cmd:python3 bot.py --depth 3)", "bot (cmd:python3 bot.py --depth 5)"]
+    assert names("anything", "[move-time=200] anything") == ["anything", "anything ([move-time=200] anything)"]
+
+
+def test_given_names_are_kept_and_must_be_unique(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scripts(tmp_path, "v6/bot.py", "v7/bot.py")
+    monkeypatch.chdir(tmp_path)
+    assert names("[name=old] cmd:python3 v6/bot.py", "[name=new] cmd:python3 v7/bot.py") == ["old", "new"]
+    assert names("[name=mine] anything", "anything") == ["mine", "anything"]
+    with pytest.raises(ConfigError, match=r"^two entrants are given name='x': each needs a name of its own$"):
+        names("[name=x] anything", "[name=x] durakist")
+    with pytest.raises(ConfigError, match=r"name='anything' is also the name of the entrant 'anything'"):
+        names("[name=anything] durakist", "anything")
