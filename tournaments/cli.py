@@ -13,6 +13,7 @@ from typing import Any
 import typer
 
 from referee.botspec import check_supports, parse_spec
+from referee.botspec import entrant_names as botspec_names
 from referee.cli_common import (
     MAX_MS,
     ON_FAULT_HELP,
@@ -53,16 +54,9 @@ DEFAULT_GAMES = 1000
 
 
 def entrant_names(specs: list[str], registry: Registry) -> list[str]:
-    """Display names, unique: a bot listed twice plays as ``name`` and ``name#2`` (self-play)."""
-    names: list[str] = []
-    for spec in specs:
-        base = parse_spec(spec, registry).name
-        name, k = base, 1
-        while name in names:
-            k += 1
-            name = f"{base}#{k}"
-        names.append(name)
-    return names
+    """Display names, unique (:func:`referee.botspec.entrant_names`): ``name=`` as given, the same bot listed twice
+    as ``name`` and ``name#2`` (self-play), different bots of one name told apart (``v6/bot``, ``v7/bot``)."""
+    return botspec_names([parse_spec(spec, registry) for spec in specs])
 
 
 FORMAT_HELP = "Table format: csv, tsv (no padding) or any tabulate format (simple, github, grid, latex, …)."
@@ -157,7 +151,8 @@ def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeC
     """Refuse a program bot whose hello says it does not play ``game`` (started once, then stopped)."""
     for spec in specs:
         parsed = parse_spec(spec, registry)
-        if parsed.argv is None:
+        if parsed.argv is None:  # a registered bot's games (a SPEC with a prefix is no registry key)
+            check_supports(parsed.make(registry, time=time), parsed, game)
             continue
         bot = parsed.make(registry, time=time, sandbox=sandbox, wire_log=wire_log)
         try:
@@ -264,7 +259,8 @@ def run(
     game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
     bot: list[str] = typer.Option([], "--bot", "-b", metavar="SPEC",
                                   help="An entrant: a registered bot, 'cmd:COMMAND' or a "
-                                  "path. Repeat it; the same bot twice plays itself. Default: every "
+                                  "path, after its own settings if any ('[name=v7 move-time=500 time-bank=0 "
+                                  "cwd=DIR] SPEC'). Repeat it; the same bot twice plays itself. Default: every "
                                   "registered bot that plays GAME."),
     seats: int | None = typer.Option(None, "--seats", "-k", metavar="K", help="Seats per table (default: the number of "
                                         "entrants, within the game's range)."),
