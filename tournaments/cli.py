@@ -119,14 +119,19 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
         print_json({**report.to_json(), **({"sandbox": sandbox} if sandbox is not None else {})})
         return
     headers = ["rank", "bot", "rating", "± 95%", "games", "mean place", "first %", "last %", "faults"]
-    rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}", f"{r['ci']:.0f}" if r["ci"] is not None else "-", r["games"],
+    rows = [[r["rank"], r["bot"], f"{r['rating']:.0f}" if r["rating"] is not None else "-",
+             f"{r['ci']:.0f}" if r["ci"] is not None else "-", r["games"],
              f"{r['mean_place']:.2f}" if r["mean_place"] is not None else "-",
              f"{100 * r['first']:.1f}" if r["first"] is not None else "-",
              f"{100 * r['last']:.1f}" if r["last"] is not None else "-", r["faults"]] for r in report.rows]
+    partial = f"{report.played} of {report.scheduled} games (partial: the tournament is not finished)"
     if fmt in ("csv", "tsv"):  # one table a spreadsheet reads: the ratings (the rest is in --json)
+        if report.partial:
+            warn(f"a partial table: {partial}")
         typer.echo(format_table(rows, headers, fmt))
         return
-    typer.echo(f"{report.games} games" + (f", seed {report.seed}" if report.seed is not None else "")
+    typer.echo((partial if report.partial else f"{report.games} games")
+               + (f", seed {report.seed}" if report.seed is not None else "")
                + (f"; sandbox: {sandbox}" if sandbox is not None else ""))
     typer.echo(format_table(rows, headers, fmt))
     names = [r["bot"] for r in report.rows]
@@ -140,10 +145,11 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
     typer.echo(format_table(cross, ["", *names], fmt))
     if report.head_to_head:
         typer.echo("\nhead to head:")
-        h2h = [[h["bot"], h["opponent"], h["games"], f"{h['wins']}/{h['draws']}/{h['losses']}",
+        h2h = [[h["bot"], h["opponent"], h["games"], f"{h['wins']}/{h['draws']}/{h['losses']}", h["pairs"] or "-",
                 f"{100 * h['score']:.1f}%", f"{h['elo']:+.0f} ± {h['elo_error']:.0f}", f"{100 * h['los']:.1f}%"]
                for h in report.head_to_head]
-        typer.echo(format_table(h2h, ["bot", "opponent", "games", "W/D/L", "score", "Elo diff", "LOS"], fmt))
+        typer.echo(format_table(h2h, ["bot", "opponent", "games", "W/D/L", "pairs", "score", "Elo diff", "LOS"],
+                                fmt))
 
 
 def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeControl,
@@ -164,10 +170,11 @@ def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeC
 def _report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
-    report = build_report(config.entrants, list(store.games()), teams=game.teams(config.seats),
-                          bootstrap_samples=bootstrap_samples, seed=config.seed)
     teams = game.teams(config.seats)
-    if report.games >= schedule_size(len(config.entrants), config.seats, config.games, teams):
+    scheduled = schedule_size(len(config.entrants), config.seats, config.games, teams)
+    report = build_report(config.entrants, list(store.games()), teams=teams,
+                          bootstrap_samples=bootstrap_samples, seed=config.seed, scheduled=scheduled)
+    if not report.partial:
         report.seed = config.seed  # shown once every deal is played: until then it would tell the deals to come
     return report
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from openskill.models import PlackettLuce
 
+from .sprt import PairedScores, deal_score
+
 __all__ = ["LiveRatings", "Fit", "fit", "bootstrap", "ELO", "head_to_head", "HeadToHead", "wilson"]
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
@@ -203,39 +205,56 @@ def bootstrap(n: int, games: Sequence[Placing], *, samples: int = 200, seed: int
 
 @dataclass(frozen=True)
 class HeadToHead:
-    """Two-seat statistics of ``a`` against ``b``, as chess tournament tools print them."""
+    """Two-seat statistics of ``a`` against ``b``, as chess tournament tools print them.
+
+    W/D/L count games. The score, the Elo difference and its interval come from :attr:`scores`: the deal pairs'
+    pair scores when ``pairs`` holds any (a deal played from both seats, pentanomial: 0, ¼, ½, ¾, 1), otherwise
+    each game's score (1, ½, 0: trinomial). Either way they are read as tournaments.sprt reads paired scores
+    (:class:`~tournaments.sprt.PairedScores`: a variance prior of one deal at ¼, the score shrunk by one deal at ½),
+    so the figures stay finite and continuous near a 100 % score."""
 
     a: int
     b: int
     wins: int
     draws: int
     losses: int
+    pairs: PairedScores | None = None  # the complete deal pairs' scores for ``a``; None or empty: none complete
 
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
     @property
+    def pair_count(self) -> int:
+        """The deal pairs the score and the Elo figures come from (0: they come from the single games)."""
+        return self.pairs.n if self.pairs is not None else 0
+
+    @property
+    def scores(self) -> PairedScores:
+        """The scores the figures come from: the deal pairs', or without any, the games' (1 win, ½ draw, 0 loss)."""
+        if self.pairs is not None and self.pairs.n:
+            return self.pairs
+        return PairedScores(self.games, self.wins + 0.5 * self.draws, self.wins + 0.25 * self.draws)
+
+    @property
     def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+        """The mean of :attr:`scores` (½ without games)."""
+        return self.scores.mean
+
+    def interval(self) -> tuple[float, float]:
+        """The 95 % interval of the Elo difference (low, high); (−inf, inf) without games."""
+        if self.games == 0:
+            return -math.inf, math.inf
+        _, low, high = self.scores.elo()
+        return low, high
 
     def elo(self) -> tuple[float, float]:
-        """Elo difference and its 95% error margin (the normal approximation over per-game scores)."""
-        n, s = self.games, self.score
-        if n == 0:
+        """The Elo difference (of the score shrunk by one deal at ½) and its ± error: half the 95 % interval's
+        width (the interval itself, not symmetric near 100 %, is :meth:`interval`)."""
+        if self.games == 0:
             return 0.0, math.inf
-        if s in (0.0, 1.0):  # every game the same way: half a game short of certain, Wilson's interval
-            edge = 1 - 0.5 / n if s == 1.0 else 0.5 / n
-            low, high = wilson(round(s * n), n)
-            return _elo(edge), abs(_elo(edge) - _elo(low if s == 1.0 else high))
-        var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
-        margin = 1.959964 * math.sqrt(var / n)
-        low, high = max(s - margin, 0.0), min(s + margin, 1.0)
-        if 0.0 < low and high < 1.0:
-            return _elo(s), (_elo(high) - _elo(low)) / 2
-        # The interval reaches a certain result: fall back to the delta method at s, which stays finite.
-        slope = ELO / max(s * (1 - s), 1 / (4 * n))
-        return _elo(s), margin * slope
+        estimate, low, high = self.scores.elo()
+        return estimate + 0.0, (high - low) / 2  # + 0.0: an even score is 0, not -0
 
     def los(self) -> float:
         """Likelihood of superiority: P(a is stronger than b), from wins and losses."""
@@ -256,14 +275,14 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _elo(score: float) -> float:
-    score = min(max(score, 1e-9), 1 - 1e-9)
-    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: an even score is 0, not -0
-
-
-def head_to_head(games: Iterable[Placing], a: int, b: int) -> HeadToHead:
+def head_to_head(games: Sequence[Placing], a: int, b: int, deals: Sequence[Hashable] | None = None) -> HeadToHead:
+    """``a`` against ``b`` over their two-seat games. ``deals[i]`` names the deal of game i (its deck seed): two games
+    of one deal with the seats swapped are a deal pair, scored for ``a`` as tournaments.sprt scores a game pair
+    (:func:`~tournaments.sprt.deal_score`). A game whose deal has no such partner (a partial tournament, or
+    ``deals`` not given: independent deals) counts in W/D/L only, unless no pair is complete at all."""
     wins = draws = losses = 0
-    for seating, places in games:
+    by_deal: dict[Hashable, list[int]] = {}
+    for i, (seating, places) in enumerate(games):
         if len(seating) != 2 or {a, b} != set(seating):
             continue
         pa, pb = places[seating.index(a)], places[seating.index(b)]
@@ -273,4 +292,15 @@ def head_to_head(games: Iterable[Placing], a: int, b: int) -> HeadToHead:
             losses += 1
         else:
             draws += 1
-    return HeadToHead(a, b, wins, draws, losses)
+        if deals is not None:
+            by_deal.setdefault(deals[i], []).append(i)
+    pairs = PairedScores()
+    for members in by_deal.values():
+        if len(members) != 2:
+            continue
+        (s1, p1), (s2, p2) = games[members[0]], games[members[1]]
+        if s1 != s2[::-1]:
+            continue  # not the same two bots with the seats swapped
+        first, second = (p1, p2) if s1[0] == a else (p2, p1)  # first: a in seat 0
+        pairs.add(deal_score([first[0], second[1]], [second[0], first[1]], 2))
+    return HeadToHead(a, b, wins, draws, losses, pairs if pairs.n else None)

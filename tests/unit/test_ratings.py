@@ -273,19 +273,115 @@ def test_head_to_head_counts_and_scores() -> None:
     assert back.score == pytest.approx(0.3)
 
 
+def elo_of(score: float) -> float:
+    return 400 * math.log10(score / (1 - score))
+
+
 def test_head_to_head_elo_and_los_against_hand_computed_values() -> None:
-    h = head_to_head(H2H, 0, 1)
-    # Elo: -400·log10(1/0.7 − 1) = 400·log10(7/3) = 147.19
-    # margin: per-game variance (6·0.3² + 2·0.2² + 2·0.7²)/10 = 0.16, 1.959964·√(0.16/10) = 0.247918;
-    #   (Elo(0.947918) − Elo(0.452082)) / 2 = (504.04 − (−33.39)) / 2 = 268.72
+    h = head_to_head(H2H, 0, 1)  # no deals: every game on its own, scores 6 × 1, 2 × ½, 2 × 0
+    assert h.pair_count == 0
+    # variance with a prior of one game at ¼: (Σy² − n·m² + ¼) / (n + 1) = (6.5 − 4.9 + 0.25) / 11 = 0.168182
+    # Elo of the score shrunk by one game at ½: (7 + ½) / 11 = 0.681818 → 400·log10(0.681818/0.318182) = 132.40
+    # interval: 0.681818 ± 1.959964·√(0.168182/11) = 0.681818 ± 0.242351 → Elo −42.27 … +434.36, ± 238.32
     # LOS: ½·(1 + erf((6 − 2)/√(2·8))) = ½·(1 + erf(1)) = 0.921350
+    shrunk, half = 7.5 / 11, Z95 * math.sqrt(1.85 / 11 / 11)
     elo, margin = h.elo()
-    assert elo == pytest.approx(147.1907, abs=1e-3)
-    assert margin == pytest.approx(268.716, abs=1e-2)
+    assert elo == pytest.approx(elo_of(shrunk)) and elo == pytest.approx(132.397, abs=1e-2)
+    assert h.interval() == pytest.approx((elo_of(shrunk - half), elo_of(shrunk + half)))
+    assert h.interval() == pytest.approx((-42.27, 434.36), abs=0.02)
+    assert margin == pytest.approx(238.32, abs=0.02)
+    assert h.score == pytest.approx(0.7)  # the plain mean: the shrinking is the Elo estimate's
     assert h.los() == pytest.approx(0.9213504, abs=1e-6)
     back = head_to_head(H2H, 1, 0)
-    assert back.elo()[0] == pytest.approx(-147.1907, abs=1e-3)
+    assert back.elo() == pytest.approx((-elo, margin))
     assert back.los() == pytest.approx(1 - 0.9213504, abs=1e-6)
+
+
+# Entrant 0 against 1 by deal: a deal played from both seats is a pair (pentanomial), scored for 0.
+PAIRED: list[Game] = [
+    ((0, 1), (1, 2)), ((1, 0), (2, 1)),  # deal 0: two wins, pair score 1
+    ((0, 1), (1, 2)), ((1, 0), (1, 2)),  # deal 1: a win and a loss, ½
+    ((0, 1), (1, 1)), ((1, 0), (2, 1)),  # deal 2: a draw and a win, ¾
+    ((1, 0), (1, 1)), ((0, 1), (2, 1)),  # deal 3: a draw and a loss, ¼ (the seat-1 game first)
+    ((0, 1), (1, 2)),                    # deal 4: its other game not played yet: W/D/L only
+    ((0, 1), (1, 2)), ((0, 1), (1, 2)),  # deal 5: the same seating twice is not a pair
+    ((0, 2), (1, 2)),                    # deal 0 again, another pair of bots: ignored
+]
+PAIRED_DEALS = [0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 5, 0]
+
+
+def test_head_to_head_on_deal_pairs_against_a_hand_computation() -> None:
+    h = head_to_head(PAIRED, 0, 1, PAIRED_DEALS)
+    assert (h.wins, h.draws, h.losses, h.games, h.pair_count) == (7, 2, 2, 11, 4)  # W/D/L still count games
+    # pair scores 1, ½, ¾, ¼: mean 0.625; variance (1.875 − 4·0.625² + ¼) / 5 = 0.1125
+    # Elo of (2.5 + ½) / 5 = 0.6: 400·log10(1.5) = 70.44; interval 0.6 ± 1.959964·√(0.1125/5) = 0.6 ± 0.293995
+    assert h.score == pytest.approx(0.625)
+    elo, margin = h.elo()
+    assert elo == pytest.approx(elo_of(0.6)) and elo == pytest.approx(70.437, abs=1e-3)
+    low, high = h.interval()
+    assert (low, high) == pytest.approx((elo_of(0.6 - Z95 * 0.15), elo_of(0.6 + Z95 * 0.15)))
+    assert margin == pytest.approx((high - low) / 2)
+    back = head_to_head(PAIRED, 1, 0, PAIRED_DEALS)
+    assert (back.wins, back.losses, back.pair_count) == (2, 7, 4)
+    assert back.score == pytest.approx(0.375) and back.elo() == pytest.approx((-elo, margin))
+    # without deals, or with a deal of its own per game, there are no pairs: the figures of the single games
+    for alone in (head_to_head(PAIRED, 0, 1), head_to_head(PAIRED, 0, 1, list(range(len(PAIRED))))):
+        assert alone.pair_count == 0 and alone.score == pytest.approx(8 / 11)
+
+
+def test_an_incomplete_pair_alone_gives_the_figures_of_its_games() -> None:
+    h = head_to_head([((0, 1), (1, 2))], 0, 1, [7])
+    assert h.pair_count == 0 and h.score == 1.0
+    assert h.elo() == HeadToHead(0, 1, 1, 0, 0).elo()
+
+
+def synthetic(wins: int, draws: int, losses: int, paired: bool) -> HeadToHead:
+    """W/D/L over 100 games; ``paired``: as 50 deal pairs, the draws and losses each in a pair with a win (the
+    arrangement of the 96/2/2 and 96/1/3 rows of docs/TOURNAMENTS.md), the other pairs won twice."""
+    if not paired:
+        return HeadToHead(0, 1, wins, draws, losses)
+    assert wins + draws + losses == 100 and draws + losses <= 50
+    games: list[Game] = []
+    deals: list[int] = []
+    second = [(1, 1)] * draws + [(1, 2)] * losses  # seat 1 is entrant 0's: (1, 1) a draw, (1, 2) a loss
+    for deal in range(50):
+        games += [((0, 1), (1, 2)), ((1, 0), second[deal] if deal < len(second) else (2, 1))]
+        deals += [deal, deal]
+    h = head_to_head(games, 0, 1, deals)
+    assert (h.wins, h.draws, h.losses, h.pair_count) == (wins, draws, losses, 50)
+    return h
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_head_to_head_is_finite_ordered_and_continuous_near_a_full_score(paired: bool) -> None:
+    rows = [synthetic(*wdl, paired) for wdl in [(100, 0, 0), (99, 1, 0), (96, 2, 2), (96, 1, 3)]]
+    elos = [h.elo() for h in rows]
+    intervals = [h.interval() for h in rows]
+    assert all(math.isfinite(x) for e in elos for x in e) and all(math.isfinite(x) for i in intervals for x in i)
+    assert [e for e, _ in elos] == sorted((e for e, _ in elos), reverse=True)  # a better result, a higher Elo
+    assert len({e for e, _ in elos}) == 4  # 100/0/0 above 99/1/0 (they were equal, the 100 % bound)
+    assert [low for low, _ in intervals] == sorted((low for low, _ in intervals), reverse=True)
+    for (_, one), (_, other) in zip(elos, elos[1:], strict=False):
+        assert 0.7 < one / other < 1.4  # the ± does not jump between neighbouring results
+    # 96/1/3 next to 96/2/2: the ± were 469 and 182 (a 100 % interval end switched formulas); now within 15 %
+    assert abs(elos[3][1] - elos[2][1]) < 0.15 * elos[2][1]
+    assert all(low < e < high for (e, _), (low, high) in zip(elos, intervals, strict=True))
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_head_to_head_moves_smoothly_as_losses_turn_into_wins(paired: bool) -> None:
+    sweep = [synthetic(100 - losses, 0, losses, paired) for losses in range(0, 21)]
+    elos = [h.elo() for h in sweep]
+    assert [e for e, _ in elos] == sorted((e for e, _ in elos), reverse=True)
+    steps = [one[0] - other[0] for one, other in zip(elos, elos[1:], strict=False)]
+    # the Elo scale is steepest at 100 %, so the steps shrink away from it, each by a bounded factor: no cliff
+    assert steps == sorted(steps, reverse=True) and all(a < 2.5 * b for a, b in zip(steps, steps[1:], strict=False))
+    # the ± rises from the full score (its variance is the prior's alone) and then falls, no neighbour far off:
+    # one turn at most (the old formula's went 243, 200, 345, 229 at 2, 3, 4, 5 losses)
+    margins = [m for _, m in elos]
+    signs = [b > a for a, b in zip(margins, margins[1:], strict=False)]
+    assert sum(x != y for x, y in zip(signs, signs[1:], strict=False)) <= 1 and signs[-1] is False
+    assert all(1 / 1.6 < a / b < 1.6 for a, b in zip(margins, margins[1:], strict=False))
 
 
 def test_head_to_head_edge_cases() -> None:
@@ -294,17 +390,19 @@ def test_head_to_head_edge_cases() -> None:
     assert none.los() == pytest.approx(0.5 * (1 + math.erf(-1 / math.sqrt(2))))
     empty = HeadToHead(0, 1, 0, 0, 0)
     assert empty.score == 0.5 and empty.los() == 0.5
-    assert empty.elo() == (0.0, math.inf)
+    assert empty.elo() == (0.0, math.inf) and empty.interval() == (-math.inf, math.inf)
     even = HeadToHead(0, 1, 3, 4, 3)
-    assert even.elo()[0] == pytest.approx(0.0) and even.los() == pytest.approx(0.5)
+    assert even.elo()[0] == 0.0 and even.los() == pytest.approx(0.5)
     only_draws = HeadToHead(0, 1, 0, 5, 0)
-    assert only_draws.score == 0.5 and only_draws.los() == 0.5 and only_draws.elo()[0] == pytest.approx(0.0)
+    assert only_draws.score == 0.5 and only_draws.los() == 0.5 and only_draws.elo()[0] == 0.0
     perfect = HeadToHead(0, 1, 10, 0, 0)
-    elo, margin = perfect.elo()  # scored as half a game short of 10/10: -400·log10(1/0.95 - 1) ≈ +512
-    assert elo == pytest.approx(-400 * math.log10(1 / 0.95 - 1))
-    assert math.isfinite(margin) and margin > 0  # a certain result still has an error margin
-    wilson_low = 10 / (10 + Z95**2)  # the Wilson interval's lower end for 10 of 10, in closed form
-    assert margin == pytest.approx(elo + 400 * math.log10(1 / wilson_low - 1))
+    elo, margin = perfect.elo()  # the score shrunk by one game at ½: 10.5 / 11
+    assert elo == pytest.approx(elo_of(10.5 / 11))
+    # the variance is the prior's alone, ¼ / 11; the interval's top stays a quarter of a game inside 1
+    low, high = perfect.interval()
+    assert low == pytest.approx(elo_of(10.5 / 11 - Z95 * math.sqrt(0.25 / 11 / 11)))
+    assert high == pytest.approx(elo_of(1 - 0.25 / 11))
+    assert math.isfinite(margin) and margin == pytest.approx((high - low) / 2)
     assert HeadToHead(0, 1, 0, 0, 10).elo() == pytest.approx((-elo, margin))
 
 

@@ -6,6 +6,8 @@ takes from the rows beyond seatings and places: the deals, which the bootstrap k
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from referee.results import GameResult
@@ -33,3 +35,68 @@ def test_the_bootstrap_keeps_the_rotations_of_a_deck_together() -> None:
                          seed=1)
     assert all(r["ci"] > 5 for r in alone.rows)
     assert [r["rating"] for r in alone.rows] == pytest.approx([1500.0, 1500.0])
+
+
+def test_a_partial_table_says_how_many_games_of_how_many() -> None:
+    rows = [row(i, 1000 + i // 2, ["a", "b"] if i % 2 == 0 else ["b", "a"], [1, 2]) for i in range(6)]
+    report = build_report(["a", "b"], rows, scheduled=10)
+    assert (report.played, report.scheduled, report.partial) == (6, 10, True)
+    data = report.to_json()
+    assert (data["games"], data["played"], data["scheduled"], data["partial"]) == (6, 6, 10, True)
+    done = build_report(["a", "b"], rows, scheduled=6)
+    assert done.partial is False and done.to_json()["partial"] is False
+    # without a schedule (programmatic use), the rows are the whole tournament
+    alone = build_report(["a", "b"], rows).to_json()
+    assert (alone["played"], alone["scheduled"], alone["partial"]) == (6, 6, False)
+    empty = build_report(["a", "b"], [], scheduled=4).to_json()
+    assert (empty["games"], empty["played"], empty["scheduled"], empty["partial"]) == (0, 0, 4, True)
+
+
+def test_an_entrant_without_games_is_unrated_and_ranked_after_the_rated() -> None:
+    # c has not played yet (a partial table): b, who loses every game, still ranks above it
+    rows = []
+    for deal in range(10):
+        rows.append(row(2 * deal, deal, ["a", "b"], [1, 2]))
+        rows.append(row(2 * deal + 1, deal, ["b", "a"], [2, 1]))
+    report = build_report(["c", "a", "b"], rows, scheduled=60)
+    assert [(r["rank"], r["bot"]) for r in report.rows] == [(1, "a"), (2, "b"), (3, "c")]
+    c = report.rows[2]
+    assert c == {"rank": 3, "bot": "c", "rating": None, "ci": None, "games": 0, "mean_place": None,
+                 "first": None, "last": None, "faults": 0}
+    # the rated are fitted among themselves, centred at 1500 as if c were not entered
+    two = build_report(["a", "b"], rows)
+    assert [(r["rating"], r["ci"]) for r in report.rows[:2]] == [(r["rating"], r["ci"]) for r in two.rows]
+    assert sum(r["rating"] for r in two.rows) == pytest.approx(3000, abs=0.2)
+    for r in report.rows[:2]:
+        assert isinstance(r["rating"], float) and isinstance(r["ci"], float)
+    # the bootstrap too
+    boot = build_report(["c", "a", "b"], rows, bootstrap_samples=20, seed=1)
+    assert boot.rows[2]["rating"] is None and boot.rows[2]["ci"] is None and boot.rows[0]["ci"] is not None
+    # no games at all: every entrant unrated, in entrant order
+    empty = build_report(["c", "a", "b"], [], scheduled=60)
+    assert [(r["rank"], r["bot"], r["rating"], r["ci"]) for r in empty.rows] == [
+        (1, "c", None, None), (2, "a", None, None), (3, "b", None, None)]
+
+
+def test_head_to_head_of_the_report_reads_deal_pairs() -> None:
+    # a against b: deals 0-2 won from both seats (1), deal 3 one win and one draw (¾), deal 4 only half played
+    rows = []
+    for deal in range(4):
+        rows.append(row(2 * deal, 50 + deal, ["a", "b"], [1, 2]))
+        rows.append(row(2 * deal + 1, 50 + deal, ["b", "a"], [1, 1] if deal == 3 else [2, 1]))
+    rows.append(row(8, 54, ["a", "b"], [2, 1]))
+    report = build_report(["a", "b"], rows, scheduled=10)
+    (h,) = report.head_to_head
+    assert (h["games"], h["wins"], h["draws"], h["losses"], h["pairs"]) == (9, 7, 1, 1, 4)
+    # pair scores 1, 1, 1, ¾: mean 0.9375; Elo of (3.75 + ½) / 5 = 0.85, variance (3.5625 − 4·0.9375² + ¼) / 5
+    assert h["score"] == 0.9375
+    assert h["elo"] == round(400 * math.log10(0.85 / 0.15), 1)
+    half = 1.959963984540054 * math.sqrt((3.5625 - 4 * 0.9375**2 + 0.25) / 5 / 5)
+    low, high = 0.85 - half, min(0.85 + half, 1 - 0.25 / 5)
+    assert h["elo_low"] == round(400 * math.log10(low / (1 - low)), 1)
+    assert h["elo_high"] == round(400 * math.log10(high / (1 - high)), 1)
+    assert h["elo_error"] == pytest.approx((h["elo_high"] - h["elo_low"]) / 2, abs=0.1)
+    # independent deals (a deck per game): no pairs, the games' figures
+    alone = build_report(["a", "b"], [row(r.seq, r.seq, r.seating, r.places) for r in rows]).head_to_head[0]
+    assert alone["pairs"] == 0 and alone["score"] == round(7.5 / 9, 4)
+    assert (alone["wins"], alone["draws"], alone["losses"]) == (7, 1, 1)
