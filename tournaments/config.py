@@ -8,11 +8,14 @@ field stored, and an old database reads back (``from_dict``) with the default.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, get_args, get_origin, get_type_hints
 
 from referee.clock import TimeControl
 from referee.errors import ConfigError
+
+from .schedule import Pairing, Scheduled, Table, schedule, schedule_size, tables_of
 
 __all__ = ["TournamentConfig"]
 
@@ -41,6 +44,23 @@ class TournamentConfig:
             if data[name] == default:
                 del data[name]
         return data
+
+    def tables(self) -> list[Table] | None:
+        """The tables this tournament plays (None: the round robin of every entrant), from ``extra["stages"]``
+        (:func:`tournaments.schedule.tables_of`: a gauntlet, a ladder's joins); ConfigError when damaged."""
+        try:
+            return tables_of(len(self.entrants), self.seats, self.extra.get("stages"))
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"the stored tournament configuration is damaged: its stages ({exc})") from exc
+
+    def scheduled(self, teams: Pairing | None) -> int:
+        """How many games the schedule holds."""
+        return schedule_size(len(self.entrants), self.seats, self.games, teams, self.tables())
+
+    def jobs(self, teams: Pairing | None) -> Iterator[Scheduled]:
+        """The schedule, in the order of play."""
+        return schedule(len(self.entrants), self.seats, self.games, seed=self.seed, duplicate=self.duplicate,
+                        teams=teams, tables=self.tables())
 
     def time_control(self) -> TimeControl:
         """The time limits of every bot of this tournament."""

@@ -12,7 +12,6 @@ from referee.engine import Game
 from .config import TournamentConfig
 from .executor import Executor
 from .ratings import LiveRatings
-from .schedule import schedule, schedule_size
 from .storage import FinishedGame, Store
 
 __all__ = ["Progress", "ProgressSink", "run_tournament"]
@@ -50,9 +49,8 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     store.save_config(config.to_dict())
     teams = game.teams(config.seats)
     done = store.done_keys()
-    total = schedule_size(len(config.entrants), config.seats, config.games, teams)
-    jobs = [job for job in schedule(len(config.entrants), config.seats, config.games, seed=config.seed,
-                                    duplicate=config.duplicate, teams=teams) if job.key not in done]
+    total = config.scheduled(teams)
+    jobs = [job for job in config.jobs(teams) if job.key not in done]
     live = LiveRatings(config.entrants)
     for row in store.games():  # a resumed run's live ratings start from what is stored
         live.update(row.seating, row.places, teams)

@@ -25,11 +25,12 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
+from typing import Any
 
 from referee.rng import derive_seed
 
 __all__ = ["CANDIDATE", "BASELINE", "Pairing", "Scheduled", "Table", "deal_seed", "gauntlet", "joining", "round_robin",
-           "schedule", "schedule_size", "substitution", "substitution_size"]
+           "schedule", "schedule_size", "substitution", "substitution_size", "tables_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,37 @@ def joining(entrants: int, new: Sequence[int], seats: int, among: Sequence[int] 
     joined = set(new)
     pool = range(entrants) if among is None else sorted(among)
     return [table for table in combinations(pool, seats) if joined & set(table)]
+
+
+def tables_of(entrants: int, seats: int, stages: Sequence[Sequence[Any]] | None) -> list[Table] | None:
+    """The tables of a tournament from its stored ``stages`` (None: the round robin of all entrants).
+
+    ``["round_robin", N]``: every K-subset of entrants 0 … N−1. ``["gauntlet", F, C]``: entrants 0 … F−1 are the
+    field, F … F+C−1 the candidates (:func:`gauntlet`). ``["join", BEFORE, AFTER]``: a ladder's step, entrants
+    BEFORE … AFTER−1 joined: in a round robin the tables that hold one of them (:func:`joining`), in a gauntlet
+    they are candidates too. Each stage's tables follow the earlier stages', so stored keys never change.
+    :class:`ValueError` for stages that do not describe ``entrants`` entrants."""
+    if not stages:
+        return None
+    kind, *sizes = stages[0]
+    if kind == "round_robin" and len(sizes) == 1:
+        tables, field_size = round_robin(int(sizes[0]), seats), None
+        count = int(sizes[0])
+    elif kind == "gauntlet" and len(sizes) == 2:
+        field_size, candidates = int(sizes[0]), int(sizes[1])
+        tables = gauntlet(field_size, range(field_size, field_size + candidates), seats)
+        count = field_size + candidates
+    else:
+        raise ValueError(f"unknown first stage {list(stages[0])!r}")
+    for stage in stages[1:]:
+        if len(stage) != 3 or stage[0] != "join" or int(stage[1]) != count or int(stage[2]) <= count:
+            raise ValueError(f"stage {list(stage)!r} does not follow {count} entrants")
+        new = range(count, int(stage[2]))
+        count = int(stage[2])
+        tables += joining(count, new, seats) if field_size is None else gauntlet(field_size, new, seats)
+    if count != entrants:
+        raise ValueError(f"the stages describe {count} entrants, not {entrants}")
+    return tables
 
 
 def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: bool = True,

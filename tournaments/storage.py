@@ -242,6 +242,19 @@ class Store:
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
 
+    def replace_config(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+        """Change the stored configuration from ``old`` to ``new`` (a ladder's new entrants), in one transaction;
+        StorageError if the stored one is not ``old`` any more. The games stored stay as they are."""
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                row = self.db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+                if row is None or self._json(row[0], "the stored tournament configuration") != old:
+                    raise StorageError(f"{self.path}: the tournament changed meanwhile; try again")
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(new, sort_keys=True),))
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from exc
+
     # -------------------------------------------------------------------------------------- games
 
     def done_keys(self) -> set[str]:

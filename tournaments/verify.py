@@ -24,7 +24,7 @@ from referee.errors import RefereeError
 from referee.record import record_from_dict, replay
 
 from .config import TournamentConfig
-from .schedule import Scheduled, schedule
+from .schedule import Scheduled
 from .sprt_run import SprtPlan, deal_of
 from .storage import StorageError, Store
 
@@ -81,9 +81,8 @@ def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str,
         deals = sorted({deal for key in store.done_keys() if (deal := deal_of(key)) is not None
                         and deal < plan.max_deals})
         return {job.key: job for deal in deals for job in plan.deal(int(config["seed"]), deal)}
-    return {job.key: job for job in schedule(
-        len(config["entrants"]), int(config["seats"]), int(config["games"]), seed=int(config["seed"]),
-        duplicate=bool(config["duplicate"]), teams=game.teams(int(config["seats"])))}
+    tournament = TournamentConfig.from_dict(dict(config))
+    return {job.key: job for job in tournament.jobs(game.teams(tournament.seats))}
 
 
 def verify(store: Store, find_game: Callable[[str], Game],

@@ -1,0 +1,105 @@
+"""``referee tournament join``: a ladder. New entrants join a stored tournament and play only the tables that
+involve them; the games already stored stay and count (tournaments/schedule.py ``tables_of``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import typer
+
+from referee.botspec import parse_spec
+from referee.cli_common import WIRE_LOG, Command, check_format, cli_registry
+from referee.errors import ConfigError
+from referee.plugins import Registry
+from referee.wirelog import WireLog
+
+from .cli import (
+    EXECUTOR,
+    FORMAT_HELP,
+    _check_programs,
+    _play,
+    _report,
+    _sandbox_of,
+    _stored_sandbox,
+    app,
+    entrant_names,
+    print_report,
+)
+from .config import TournamentConfig
+from .executor import executor_factory
+from .storage import Store
+
+__all__ = ["join"]
+
+
+@app.command("join", cls=Command)
+def join(
+    db: Path = typer.Argument(..., metavar="DB", help="The database of a tournament (a round robin or a gauntlet)."),
+    bot: list[str] = typer.Option(..., "--bot", "-b", metavar="SPEC",
+                                  help="A new entrant; repeat it. In a gauntlet the new entrants are candidates."),
+    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W", help="Worker processes."),
+    executor: str = EXECUTOR,
+    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
+                                          help="Bootstrap samples for the intervals."),
+    json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
+    wire_log: Path | None = WIRE_LOG,
+) -> None:
+    """Add entrants to a stored tournament and play only the tables that involve them (a ladder).
+
+    The games already stored stay and count; the tournament's settings (deals, seats, time control, sandbox) are
+    the stored ones. Example: referee tournament join tournament.db --bot cmd:./v8/bot
+    """
+    check_format(fmt)
+    play_on = executor_factory(executor)
+    registry = cli_registry()
+    wires = WireLog(wire_log) if wire_log is not None else None
+    with Store(db, create=False) as store:
+        stored = store.config()
+        if stored is None:
+            raise ConfigError(f"{db} holds no tournament")
+        if isinstance(stored.get("extra"), dict) and "sprt" in stored["extra"]:
+            raise ConfigError(f"{db} holds an SPRT, whose entrants are fixed; start another SPRT for another bot")
+        config = TournamentConfig.from_dict(stored)
+        joined = _joined(config, bot, registry)
+        sandbox = _sandbox_of(store, joined, registry)
+        if wires is not None:
+            sandbox = sandbox.with_hidden([*sandbox.hidden, wires.path])
+        _check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires)
+        store.replace_config(stored, joined.to_dict())
+        added = len(joined.entrants) - len(config.entrants)
+        typer.echo(f"{config.game}: {', '.join(joined.entrants[-added:])} joined {len(config.entrants)} entrants; "
+                   f"{joined.scheduled(registry.game(config.game).teams(config.seats)) - store.count()} games to play, "
+                   f"db {db}", err=True)
+        _play(store, joined, registry, workers, json_out, sandbox, play_on, wires)
+        print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(joined.to_dict()))
+
+
+def _joined(config: TournamentConfig, specs: list[str], registry: Registry) -> TournamentConfig:
+    """The configuration with ``specs`` added as the next stage; the old entrants keep their names."""
+    for spec in specs:
+        entry = registry.bots.get(spec)
+        parse_spec(spec, registry)
+        if entry is not None and not entry.supports(config.game):
+            raise ConfigError(f"bot {spec!r} does not play {config.game} (it plays: {', '.join(entry.games or [])})")
+    names = entrant_names([*config.specs, *specs], registry)
+    new = names[len(config.specs):]
+    if names[:len(config.specs)] != config.entrants or set(new) & set(config.entrants):
+        # the stored names stay: a new entrant whose name would rename one of them is numbered instead
+        new, taken = [], set(config.entrants)
+        for name in names[len(config.specs):]:
+            base, k = name, 1
+            while name in taken:
+                k += 1
+                name = f"{base}#{k}"
+            taken.add(name)
+            new.append(name)
+    before = len(config.entrants)
+    stages = list(config.extra.get("stages") or [["round_robin", before]])
+    stages.append(["join", before, before + len(specs)])
+    joined = replace(config, entrants=[*config.entrants, *new], specs=[*config.specs, *specs],
+                     extra={**config.extra, "stages": stages})
+    joined.tables()  # a damaged stage list is one line here
+    return joined
