@@ -250,3 +250,15 @@ def test_a_ladder_appends_the_tables_of_the_new_entrant_and_keeps_every_stored_g
     assert old.items() <= new.items()  # the same keys name the same games: same seats, same deals, same seq
     assert len(new) - len(old) == len(added) * 3 * 2
     assert all(4 in job.seating for key, job in new.items() if key not in old)
+
+
+def test_the_stored_stages_give_the_tables() -> None:
+    assert tables_of(5, 3, None) is None  # no stages: the round robin of every entrant
+    assert tables_of(4, 3, [["round_robin", 4]]) == round_robin(4, 3)
+    assert tables_of(5, 3, [["round_robin", 4], ["join", 4, 5]]) == round_robin(4, 3) + joining(5, [4], 3)
+    # a gauntlet's joiners are candidates too: they play with the field only
+    assert tables_of(6, 3, [["gauntlet", 4, 1], ["join", 5, 6]]) == gauntlet(4, [4], 3) + gauntlet(4, [5], 3)
+    for damaged in ([["round_robin", 4]], [["swiss", 5]], [["round_robin", 4], ["join", 3, 5]],
+                    [["round_robin", 4], ["join", 4, 4]], [["gauntlet", 4]]):
+        with pytest.raises(ValueError):
+            tables_of(5, 3, damaged)
