@@ -13,7 +13,16 @@ from math import comb
 
 import pytest
 
-from tournaments.schedule import Scheduled, deal_seed, gauntlet, joining, round_robin, schedule, schedule_size
+from tournaments.schedule import (
+    Scheduled,
+    deal_seed,
+    gauntlet,
+    joining,
+    round_robin,
+    schedule,
+    schedule_size,
+    tables_of,
+)
 
 TEAMS = ((0, 2), (1, 3))  # four seats, partners opposite each other
 
