@@ -286,6 +286,10 @@ def run(
     time_bank: int = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
                                   help="Extra time per game for every bot, spent when a move takes longer, ms."),
     executor: str = EXECUTOR,
+    gauntlet: list[str] = typer.Option([], "--gauntlet", "-g", metavar="SPEC",
+                                       help="A candidate: it plays only with the field (the --bot entrants), at "
+                                       "every table of itself and K-1 of them; repeat it. The field does not play "
+                                       "among itself."),
     option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
                                      help="A game option as KEY=VALUE; repeatable."),
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
@@ -301,9 +305,10 @@ def run(
     bot_processes: int = BOT_PROCESSES,
     bot_file_size: int = BOT_FILE_SIZE,
 ) -> None:
-    """Run a round-robin tournament and print the rating table.
+    """Run a round-robin tournament (or a gauntlet) and print the rating table.
 
-    Every K-subset of the entrants plays every seat rotation, N deals each; results go to --db as they finish.
+    Every K-subset of the entrants plays every seat rotation, N deals each, round by round; with --gauntlet only
+    the candidates' tables with the field. Results go to --db as they finish.
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
     """
     check_format(fmt)
@@ -311,16 +316,21 @@ def run(
     registry = cli_registry()
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
-    specs = list(bot) or sorted(n for n, e in registry.bots.items() if e.supports(game))
-    if len(specs) < 2 and not bot:
+    specs = list(bot) or sorted(n for n, e in registry.bots.items() if e.supports(game) and n not in gauntlet)
+    if len(specs) < 2 and not bot and not gauntlet:
         raise ConfigError(f"fewer than two registered bots play {game}; name the entrants with --bot")
+    field = len(specs)
+    specs += gauntlet  # a gauntlet's candidates come after its field
     names = entrant_names(specs, registry)
     for spec in specs:
         entry = registry.bots.get(spec)
         if entry is not None and not entry.supports(game):
             raise ConfigError(f"bot {spec!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
-    k = seats if seats is not None else min(max(len(specs), chosen.min_seats), chosen.max_seats)
+    k = seats if seats is not None else min(max(field + 1 if gauntlet else len(specs), chosen.min_seats),
+                                            chosen.max_seats)
     chosen.check_seats(k)
+    if gauntlet and field < k - 1:
+        raise ConfigError(f"a gauntlet at {k} seats needs a field of at least {k - 1} bots (--bot), got {field}")
     if k > len(specs):
         raise ConfigError(f"{k} seats need at least {k} entrants, got {len(specs)} (list a bot twice for "
                           f"self-play)")
@@ -331,11 +341,13 @@ def run(
                 else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                               duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
-                              extra={"sandbox": confined.settings()}, time_bank_ms=time_bank)
+                              extra={"sandbox": confined.settings(),
+                                     **({"stages": [["gauntlet", field, len(gauntlet)]]} if gauntlet else {})},
+                              time_bank_ms=time_bank)
     _check_programs(specs, registry, game, config.time_control(), confined.with_hidden(_hidden(db, wires)), wires)
     if seed is None:
         config = _secret_seed(db, config)
-    total = schedule_size(len(names), k, games, chosen.teams(k))
+    total = config.scheduled(chosen.teams(k))
     with Store(db, create=True) as store:
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
