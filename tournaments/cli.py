@@ -41,7 +41,6 @@ from .config import TournamentConfig
 from .executor import DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, executor_factory
 from .report import Report, build_report
 from .run import Progress, run_tournament
-from .schedule import schedule_size
 from .storage import Store
 from .verify import Ticker
 from .verify import verify as verify_store
@@ -171,7 +170,7 @@ def _report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
-    scheduled = schedule_size(len(config.entrants), config.seats, config.games, teams)
+    scheduled = config.scheduled(teams)
     report = build_report(config.entrants, list(store.games()), teams=teams,
                           bootstrap_samples=bootstrap_samples, seed=config.seed, scheduled=scheduled)
     if not report.partial:
@@ -500,8 +499,7 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
             if wire_log is not None:
                 sandbox = sandbox.with_hidden([*sandbox.hidden, wire_log.path])
             game = registry.game(config.game)
-            if store.count() < schedule_size(len(config.entrants), config.seats, config.games,
-                                             game.teams(config.seats)):  # as run does, before a game is played
+            if store.count() < config.scheduled(game.teams(config.seats)):  # as run does, before a game is played
                 _check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
             _play(store, config, registry, play_workers, json_out, sandbox, executor, wire_log)
         print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))

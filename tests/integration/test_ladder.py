@@ -64,3 +64,28 @@ def test_join_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
                "--db", str(sprt_db)).exit_code == 0
     refused = cli("join", str(sprt_db), "-b", "first")
     assert refused.exit_code == 2 and "holds an SPRT" in refused.stderr
+
+
+def test_a_gauntlet_plays_its_candidates_against_the_field_only(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    result = cli("run", "durak", "-b", "random", "-b", "first", "-b", "random", "-g", "heuristic", "-k", "3",
+                 "-n", "2", "-w", "1", "--db", str(db), "--json")
+    assert result.exit_code == 0, result.stderr
+    games = rows(db)
+    assert len(games) == 3 * 3 * 2  # the candidate with each pair of the three field bots, 3 rotations, 2 deals
+    assert all(seating.count("heuristic") == 1 for seating, _, _ in games.values())
+    data = json.loads(result.stdout)
+    assert data["scheduled"] == data["played"] == 18 and data["partial"] is False
+    assert cli("verify", str(db)).exit_code == 0
+    # a candidate joining the gauntlet later plays the field only, too
+    joined = cli("join", str(db), "-b", "first", "-w", "1")
+    assert joined.exit_code == 0, joined.stderr
+    new = {k: v for k, v in rows(db).items() if k not in games}
+    assert len(new) == 18 and all("first#2" in seating and "heuristic" not in seating for seating, _, _ in new.values())
+
+
+def test_a_gauntlet_too_small_for_its_seats_is_one_line(tmp_path: Path) -> None:
+    result = cli("run", "durak", "-b", "random", "-g", "heuristic", "-k", "3", "--db", str(tmp_path / "g.db"))
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "a gauntlet at 3 seats needs a field of at least 2 bots" in result.stderr
+    assert not (tmp_path / "g.db").exists()
