@@ -121,7 +121,7 @@ def test_verify_passes_an_untouched_tournament(tmp_path: Path) -> None:
     assert as_json == {"games": 18, "scheduled": 18, "ok": True, "mismatches": []}
 
 
-def test_verify_names_a_row_whose_places_were_rewritten_and_the_table_shows_only_the_columns(tmp_path: Path) -> None:
+def test_verify_names_a_row_whose_places_were_rewritten_and_the_table_refuses_it(tmp_path: Path) -> None:
     db = faulty_tournament(tmp_path)
     before = json.loads(referee("tournament", "table", str(db), "--json").stdout)
     with sqlite3.connect(db) as conn:
@@ -138,8 +138,9 @@ def test_verify_names_a_row_whose_places_were_rewritten_and_the_table_shows_only
     assert any(line.startswith(f"{other}: the record does not replay: the record stops after") for line in lines)
     assert lines[-1] == "18 stored games (of 18 scheduled): 2 do not follow from their records"
     assert "Traceback" not in checked.stderr
-    after = json.loads(referee("tournament", "table", str(db), "--json").stdout)
-    assert after["ratings"] != before["ratings"]  # the table reads the places column (which verify checks) …
+    refused = referee("tournament", "table", str(db), "--json")  # a places column its result contradicts …
+    assert refused.returncode == 2 and refused.stdout == "" and len(refused.stderr.splitlines()) == 1
+    assert f"the row of game {key!r}" in refused.stderr and "damaged (column 'places')" in refused.stderr
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET places = ? WHERE key = ?", (places, key))
     assert json.loads(referee("tournament", "table", str(db), "--json").stdout) == before  # … not the record
