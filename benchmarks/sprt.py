@@ -10,8 +10,12 @@ by simulation. For each setting the benchmark runs many complete tests and print
 - the power (H1 accepted at the elo1 difference) next to 1 − beta,
 - the mean number of games to a decision, duplicate against independent deals, and their ratio.
 
-    python benchmarks/sprt.py                     # 2 and 4 seats, 600 tests each
-    python benchmarks/sprt.py --tests 1000 --seats 4 --elo1 10
+Then, once on real games (``--real``, the default; ``--no-real`` skips it), the command's own runner plays
+``heuristic`` against ``random`` to a decision: 2-seat durak as game pairs, 4-seat koroli against a field of
+three ``random``; it prints the deals, games and seconds each took.
+
+    python benchmarks/sprt.py                     # 2 and 4 seats, 600 tests each, then the real runs
+    python benchmarks/sprt.py --tests 1000 --seats 4 --elo1 10 --no-real
 """
 
 from __future__ import annotations
@@ -89,6 +93,35 @@ def run_tests(rng: np.random.Generator, tests: int, seats: int, delta: float, lu
     return float(accepted.mean()), float(games.mean())
 
 
+def real_runs(settings: SprtSettings) -> None:
+    """heuristic against random, to a decision, through tournaments.sprt_run (one worker, in-process bots)."""
+    import tempfile
+
+    from referee.plugins import load_registry
+    from tournaments.config import TournamentConfig
+    from tournaments.local import LocalExecutor
+    from tournaments.sprt_run import SprtPlan, run_sprt
+    from tournaments.storage import Store
+
+    registry = load_registry()
+    rows = []
+    for game, seats, field in (("durak", 2, []), ("koroli", 4, ["random"] * 3)):
+        specs = ["heuristic", "random", *field]
+        config = TournamentConfig(game=game, options=registry.game(game).configure({}),
+                                  entrants=["heuristic", "random", *(f"random#{i + 2}" for i in range(len(field)))],
+                                  specs=specs, seats=seats, games=100_000, duplicate=True, seed=2026,
+                                  extra={"sprt": SprtPlan.settings_dict(settings)})
+        with tempfile.TemporaryDirectory() as folder, Store(f"{folder}/sprt.db", create=True) as store:
+            started = time.perf_counter()
+            state = run_sprt(store, config, lambda c: LocalExecutor(c, 1))
+            rows.append([f"{game} {seats} seats", "pairs" if not field else "field of 3 random", state.deals,
+                         state.games, f"{state.llr:.2f}", f"{state.elo:+.0f} [{state.elo_low:+.0f}, "
+                         f"{state.elo_high:+.0f}]", str(state.decision), f"{time.perf_counter() - started:.1f}"])
+    print(f"\nReal games, heuristic (candidate) against random (baseline), seed 2026, elo0={settings.elo0:g} "
+          f"elo1={settings.elo1:g}:")
+    print(tabulate(rows, headers=["game", "opponents", "deals", "games", "LLR", "Elo [95%]", "decision", "s"]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", type=int, default=600, help="complete tests per setting (default 600)")
@@ -101,6 +134,8 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=0.5, help="spread of the play on a deal (default 0.5)")
     parser.add_argument("--max-deals", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--real", action=argparse.BooleanOptionalAction, default=True,
+                        help="also run real games to a decision (default: yes)")
     args = parser.parse_args()
     settings = SprtSettings(args.elo0, args.elo1, args.alpha, args.beta)
     settings.check()
@@ -128,6 +163,8 @@ def main() -> None:
     print(tabulate(rows, headers=["seats", "deals", "false positive", "alpha", "power", "1-beta",
                                   "games (elo0)", "games (elo1)", "dup/indep games (elo0 / elo1)"]))
     print(f"{time.perf_counter() - started:.1f} s")
+    if args.real:
+        real_runs(settings)
 
 
 def Z(tests: int, rate: float) -> float:  # noqa: N802 - the half-width of a binomial 95 % interval
