@@ -4,6 +4,7 @@ game, and resumes to the very state of a run that was not interrupted (issue 14,
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -167,3 +168,18 @@ def test_the_command_decides_prints_and_resumes(tmp_path: Path) -> None:
         assert again.exit_code == 0 and json.loads(again.stdout) == data
     checked = CliRunner().invoke(app, ["tournament", "verify", db], catch_exceptions=False)
     assert checked.exit_code == 0 and f"{data['games']} stored games (of {data['games']} scheduled)" in checked.stdout
+
+
+def test_a_candidate_that_faults_is_charged_and_the_test_still_ends(tmp_path: Path) -> None:
+    """An illegal answer to every request: the default action is played for it and it forfeits (C-7), every game;
+    the baseline (random) is better, so H0 is accepted."""
+    zoo = Path(__file__).resolve().parents[1] / "fixtures" / "zoo" / "illegal.py"
+    result = CliRunner().invoke(app, ["tournament", "sprt", "durak", "-c", f"cmd:{sys.executable} {zoo}",
+                                      "-B", "random", "--elo1", "100", "-w", "1", "--sandbox", "off",
+                                      "--db", str(tmp_path / "s.db"), "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["decision"] == "H0" and data["elo"] < 0
+    with Store(tmp_path / "s.db", create=False, readonly=True) as store:
+        faulted = [row for row in store.games() if row.faults]
+    assert faulted and all(f.kind == "illegal" for row in faulted for f in row.faults)
