@@ -100,3 +100,27 @@ def test_head_to_head_of_the_report_reads_deal_pairs() -> None:
     alone = build_report(["a", "b"], [row(r.seq, r.seq, r.seating, r.places) for r in rows]).head_to_head[0]
     assert alone["pairs"] == 0 and alone["score"] == round(7.5 / 9, 4)
     assert (alone["wins"], alone["draws"], alone["losses"]) == (7, 1, 1)
+
+
+def test_the_printed_table_marks_a_partial_one_and_the_unrated(capsys: pytest.CaptureFixture[str]) -> None:
+    from tournaments.cli import print_report
+
+    rows = [row(0, 9, ["a", "b"], [1, 2]), row(1, 9, ["b", "a"], [2, 1]), row(2, 10, ["a", "b"], [2, 1])]
+    report = build_report(["a", "b", "c"], rows, scheduled=12)
+    print_report(report, "simple", False, "off")
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "3 of 12 games (partial: the tournament is not finished); sandbox: off"
+    c = next(line for line in out[1:] if line.startswith("3 "))
+    assert c.split() == ["3", "c", "-", "-", "0", "-", "-", "-", "0"]
+    h2h = out[out.index("head to head:") + 1:]
+    assert h2h[0].split() == ["bot", "opponent", "games", "W/D/L", "pairs", "score", "Elo", "diff", "LOS"]
+    assert h2h[2].split()[:5] == ["a", "b", "3", "2/0/1", "1"]
+    print_report(report, "csv", False, "off")
+    printed = capsys.readouterr()
+    assert printed.out.splitlines()[3] == "3,c,-,-,0,-,-,-,0"
+    assert printed.err == "referee: warning: a partial table: 3 of 12 games (partial: the tournament is not finished)\n"
+    report.scheduled, report.seed = 3, 5  # every game stored: the first line as before, with the seed
+    print_report(report, "simple", False, "off")
+    assert capsys.readouterr().out.splitlines()[0] == "3 games, seed 5; sandbox: off"
+    print_report(report, "csv", False)
+    assert capsys.readouterr().err == ""
