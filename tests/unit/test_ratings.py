@@ -384,6 +384,14 @@ def test_head_to_head_moves_smoothly_as_losses_turn_into_wins(paired: bool) -> N
     assert all(1 / 1.6 < a / b < 1.6 for a, b in zip(margins, margins[1:], strict=False))
 
 
+@pytest.mark.parametrize(("wdl", "pairs", "games"), [
+    ((100, 0, 0), "+802 ± 157", "+921 ± 156"), ((99, 1, 0), "+730 ± 176", "+800 ± 198"),
+    ((96, 2, 2), "+556 ± 242", "+578 ± 274"), ((96, 1, 3), "+534 ± 240", "+554 ± 263")])
+def test_the_figures_docs_tournaments_quotes(wdl: tuple[int, int, int], pairs: str, games: str) -> None:
+    assert "{:+.0f} ± {:.0f}".format(*synthetic(*wdl, True).elo()) == pairs
+    assert "{:+.0f} ± {:.0f}".format(*synthetic(*wdl, False).elo()) == games
+
+
 def test_head_to_head_edge_cases() -> None:
     none = head_to_head(H2H, 1, 2)
     assert (none.wins, none.draws, none.losses) == (0, 0, 1)
