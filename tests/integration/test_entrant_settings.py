@@ -243,3 +243,65 @@ def test_without_the_sandbox_the_same_program_writes_in_its_cwd(tmp_path: Path) 
     finally:
         bot.close()
     assert (folder / "owned").read_text() == "x" and (tmp_path / "escaped").read_text() == "x"
+
+
+# ------------------------------------------------------------------------------------------ play and check
+
+
+def command(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PY, "-m", "referee", *args], capture_output=True, text=True, timeout=TIMEOUT,
+                          stdin=subprocess.DEVNULL, cwd=cwd)
+
+
+def test_play_gives_one_seat_its_own_clock_and_name(tmp_path: Path) -> None:
+    mine, theirs = tmp_path / "mine.deadlines", tmp_path / "theirs.deadlines"
+    slow = f"cmd:{PY} {ZOO / 'slow.py'} 0"
+    result = command("play", "durak", "--bot", f"[name=quick move-time=300 time-bank=50] {slow} {mine}",
+                     "--bot", f"{slow} {theirs}", "--move-time", "700", "--seed", "4", "--sandbox", "off", "--json")
+    assert result.returncode == 0, result.stderr
+    assert [s["bot"] for s in json.loads(result.stdout)["seats"]] == ["quick", "slow"]
+    got = deadlines(mine)
+    assert got[0] == 350 and max(got) == 350 and min(got) >= 300  # its own 300 ms and 50 ms bank
+    assert set(deadlines(theirs)) == {700}  # the command's
+
+
+def test_play_json_without_settings_is_as_before() -> None:
+    plain = command("play", "durak", "--bot", "random", "--bot", "heuristic", "--seed", "9", "--json")
+    empty = command("play", "durak", "--bot", "[] random", "--bot", "heuristic", "--seed", "9", "--json")
+    assert plain.returncode == empty.returncode == 0
+    assert plain.stdout == empty.stdout  # an empty prefix changes nothing, not even the name
+    named = command("play", "durak", "--bot", "[name=r] random", "--bot", "heuristic", "--seed", "9", "--json")
+    data, named_data = json.loads(plain.stdout), json.loads(named.stdout)
+    assert named_data["seats"][0]["bot"] == "r"
+    named_data["seats"][0]["bot"] = "random"
+    assert named_data == data  # the name is all a name= changes
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["play", "durak", "--bot", "[name=a random", "--bot", "first"],
+     "referee: error: bot '[name=a random': the settings prefix has no closing ']' (like '[move-time=500] random')"),
+    (["play", "durak", "--bot", "[name=me] random", "--bot", "[name=me] first"],
+     "referee: error: two entrants are given name='me': each needs a name of its own"),
+    (["tournament", "run", "durak", "--bot", "[speed=3] random", "--bot", "first"],
+     "referee: error: bot '[speed=3] random': unknown setting 'speed' (keys: name, move-time, time-bank, cwd)"),
+    (["tournament", "run", "durak", "--bot", "[name=first] random", "--bot", "first"],
+     "referee: error: name='first' is also the name of the entrant 'first': give another name"),
+    (["check", "[time-bank=5] cmd:python3 bot.py"],
+     "referee: error: bot '[time-bank=5] cmd:python3 bot.py': referee check times the bot by its own cases "
+     "(docs/CHECK.md, \"Time\"): drop move-time= and time-bank="),
+])
+def test_a_bad_setting_is_one_line_and_exit_2(tmp_path: Path, args: list[str], line: str) -> None:
+    result = subprocess.run([PY, "-m", "referee", *args, *(["--db", str(tmp_path / "t.db")] if "run" in args else [])],
+                            capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", line + "\n")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_check_runs_the_program_in_its_cwd_under_its_name(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[2] / "bots" / "examples" / "python"
+    report = tmp_path / "report.json"
+    result = command("check", f"[name=ex cwd={examples}] cmd:{PY} mybot.py", "--cases", "1.1", "--seed", "1",
+                     "--report", str(report), "--sandbox", "off", cwd=tmp_path)  # no mybot.py here
+    assert result.returncode == 0, result.stderr
+    assert "cannot play" not in result.stderr and "1.1" in result.stdout + result.stderr
+    assert "mybot.py" in report.read_text()
