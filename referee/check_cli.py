@@ -90,8 +90,8 @@ def check(
     argv, name = program_for(spec, registry)
     parsed = parse_spec(spec, registry)  # its prefix: name= and cwd= are honoured, the cases time the bot
     if parsed.move_time_ms is not None or parsed.time_bank_ms is not None:
-        raise ConfigError(f"bot {spec!r}: referee check times the bot by its own cases (docs/CHECK.md, \"Time\"): "
-                          f"drop move-time= and time-bank=")
+        raise ConfigError(f"bot {spec!r}: referee check sets the deadlines its cases test (docs/CHECK.md, "
+                          f"\"4 timing\"): drop move-time= and time-bank=")
     for game_id in game:
         registry.game(game_id)  # an unknown game is a usage error, before anything starts
     wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a case

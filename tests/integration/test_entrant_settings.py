@@ -287,8 +287,8 @@ def test_play_json_without_settings_is_as_before() -> None:
     (["tournament", "run", "durak", "--bot", "[name=first] random", "--bot", "first"],
      "referee: error: name='first' is also the name of the entrant 'first': give another name"),
     (["check", "[time-bank=5] cmd:python3 bot.py"],
-     "referee: error: bot '[time-bank=5] cmd:python3 bot.py': referee check times the bot by its own cases "
-     "(docs/CHECK.md, \"Time\"): drop move-time= and time-bank="),
+     "referee: error: bot '[time-bank=5] cmd:python3 bot.py': referee check sets the deadlines its cases test "
+     "(docs/CHECK.md, \"4 timing\"): drop move-time= and time-bank="),
 ])
 def test_a_bad_setting_is_one_line_and_exit_2(tmp_path: Path, args: list[str], line: str) -> None:
     result = subprocess.run([PY, "-m", "referee", *args, *(["--db", str(tmp_path / "t.db")] if "run" in args else [])],

@@ -424,3 +424,12 @@ def test_given_names_are_kept_and_must_be_unique(tmp_path: Path, monkeypatch: py
         names("[name=x] anything", "[name=x] durakist")
     with pytest.raises(ConfigError, match=r"name='anything' is also the name of the entrant 'anything'"):
         names("[name=anything] durakist", "anything")
+
+
+def test_a_tournament_reads_a_registered_bots_games_through_its_settings() -> None:
+    """With a prefix the SPEC is no registry key: the tournament's start-up check still reads the bot's games."""
+    from tournaments.cli import _check_programs
+
+    _check_programs(["[move-time=50] durakist", "anything"], registry(), "durak", TimeControl())
+    with pytest.raises(ConfigError, match=r"^bot 'durakist' does not play kozel \(it plays: durak\)$"):
+        _check_programs(["[move-time=50] durakist", "anything"], registry(), "kozel", TimeControl())
