@@ -231,6 +231,15 @@ def _sandbox_of(store: Store, config: TournamentConfig, registry: Registry) -> S
     return sandbox
 
 
+def confinement(specs: list[str], registry: Registry, mode: str, memory_mb: int, processes: int, file_size_mb: int,
+                env: list[str]) -> Sandbox:
+    """The sandbox of a new tournament's program bots, from the sandbox options (probed only when there is a program
+    bot; in-process bots are never sandboxed, and the settings are stored all the same)."""
+    if any(parse_spec(spec, registry).argv is not None for spec in specs):
+        return sandbox_for(mode, memory_mb, processes, file_size_mb, env)
+    return Sandbox(False, memory_mb, processes, file_size_mb, tuple(env))
+
+
 def _hidden(db: Path, wire_log: WireLog | None = None) -> list[str]:
     """The database's files and the wire log, which no bot may read (they read as empty if a bot's folder holds
     them)."""
@@ -335,9 +344,7 @@ def run(
                           f"self-play)")
     check_policy(on_fault)
     wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a game
-    programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
-    confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
-                else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
+    confined = confinement(specs, registry, sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                               duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
                               extra={"sandbox": confined.settings(),

@@ -30,10 +30,20 @@ from referee.errors import ConfigError, ExecutorError
 from referee.match import POLICIES, check_policy
 from referee.plugins import Registry
 from referee.sandbox import Sandbox
-from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
+from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX
 from referee.wirelog import WireLog
 
-from .cli import EXECUTOR, _check_programs, _hidden, _sandbox_of, _secret_seed, _stored_sandbox, app, entrant_names
+from .cli import (
+    EXECUTOR,
+    _check_programs,
+    _hidden,
+    _sandbox_of,
+    _secret_seed,
+    _stored_sandbox,
+    app,
+    confinement,
+    entrant_names,
+)
 from .config import TournamentConfig
 from .executor import ExecutorFactory, executor_factory
 from .schedule import substitution_size
@@ -172,9 +182,7 @@ def sprt(
     per_deal = substitution_size(k, len(field))
     names = entrant_names(specs, registry)
     wires = WireLog(wire_log) if wire_log is not None else None
-    programs = any(parse_spec(spec, registry).argv is not None for spec in specs)
-    confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env) if programs
-                else Sandbox(False, bot_memory, bot_processes, bot_file_size, tuple(bot_env)))
+    confined = confinement(specs, registry, sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k,
                               games=max(1, max_games // per_deal), duplicate=True, seed=seed or 0,
                               move_time_ms=move_time, policy=on_fault, time_bank_ms=time_bank,
