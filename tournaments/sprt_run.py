@@ -6,7 +6,8 @@ function of the stored games: the paired scores of the deals whose games are all
 on from where it stopped and a finished one is decided again from its rows alone.
 
 The deals are handed to the executor lazily, one as a worker needs work; once the test has decided no new deal
-starts, and the deals in flight finish and are stored (as fishtest does, they count in the stored result).
+starts, and the deals in flight finish and are stored (as fishtest does, they count in the stored result);
+should they take the LLR back between the bounds, the test goes on.
 """
 
 from __future__ import annotations
@@ -155,28 +156,38 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
     if tally.state().finished:
         return tally.state()
 
+    started = 0
+
     def jobs() -> Iterator[Scheduled]:
+        nonlocal started
         for deal in range(plan.max_deals):
             if tally.test.decision is not Decision.PENDING:
                 return
             for job in plan.deal(config.seed, deal):
                 if job.key not in tally.places:
+                    started += 1
                     yield job
 
-    executor = make_executor(config)
     last = 0.0
-    try:
-        for game in executor.run(jobs()):
-            store.add(game)
-            tally.add(game.key, game.places)
-            now = time.monotonic()
-            if progress and now - last >= 0.2:
-                progress(tally.state())
-                last = now
-    except BaseException:
-        executor.terminate()
-        raise
-    executor.close()
+    while True:
+        # The deals in flight at the decision count, and may take the LLR back between the bounds: then the test
+        # goes on (as a resume would), so that a run never ends undecided before its deal limit.
+        executor = make_executor(config)
+        started = 0
+        try:
+            for game in executor.run(jobs()):
+                store.add(game)
+                tally.add(game.key, game.places)
+                now = time.monotonic()
+                if progress and now - last >= 0.2:
+                    progress(tally.state())
+                    last = now
+        except BaseException:
+            executor.terminate()
+            raise
+        executor.close()
+        if tally.state().finished or not started:
+            break
     state = tally.state()
     if progress:
         progress(state)

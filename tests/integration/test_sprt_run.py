@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,43 @@ def test_worker_processes_stop_soon_after_the_decision(tmp_path: Path) -> None:
     rows = stored(tmp_path / "s.db")
     # the deals in flight at the decision finish and count: at most two batches per worker were taken ahead
     assert state.games == len(rows) and 2 * state.deals <= len(rows) <= 2 * state.deals + 2 * 2 * 32
+    assert sprt_state(cfg, {key: places for key, (places, _) in rows.items()}) == state
+
+
+class Ahead:
+    """An executor that takes ``ahead`` jobs before it plays one, as worker processes do (two batches each)."""
+
+    def __init__(self, inner: LocalExecutor, ahead: int) -> None:
+        self.inner, self.ahead = inner, ahead
+
+    def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]:
+        source, held = iter(jobs), deque[Scheduled]()
+
+        def buffered() -> Iterator[Scheduled]:
+            while True:
+                while len(held) < self.ahead and (job := next(source, None)) is not None:
+                    held.append(job)
+                if not held:
+                    return
+                yield held.popleft()
+
+        yield from self.inner.run(buffered())
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def terminate(self) -> None:
+        self.inner.terminate()
+
+
+def test_deals_in_flight_that_undo_the_decision_do_not_end_the_run_undecided(tmp_path: Path) -> None:
+    # seed 2: the LLR crosses the lower bound at deal 5, and the four deals in flight take it back above it
+    cfg = config("durak", 2, ["random", "first"], SprtSettings(-60, -20), seed=2)
+    with Store(tmp_path / "s.db", create=True) as store:
+        state = run_sprt(store, cfg, lambda c: Ahead(LocalExecutor(c, 1), 8))
+    assert state.finished and state.decision is not Decision.PENDING, state.line()
+    rows = stored(tmp_path / "s.db")
+    assert state.games == len(rows) == 2 * state.deals
     assert sprt_state(cfg, {key: places for key, (places, _) in rows.items()}) == state
 
 
