@@ -48,7 +48,11 @@ class SprtPlan:
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"the stored SPRT settings are damaged ({type(exc).__name__}: {exc})") from exc
         settings.check()
-        return cls(settings, len(config.entrants) - 2, config.seats, config.games)
+        field, seats = len(config.entrants) - 2, config.seats
+        if field < 0 or config.games < 1 or (field == 0 and seats != 2) or (field > 0 and field < seats - 1):
+            raise ConfigError(f"the stored SPRT is damaged: {len(config.entrants)} entrants, {seats} seats and "
+                              f"{config.games} deals do not make one")
+        return cls(settings, field, seats, config.games)
 
     @staticmethod
     def settings_dict(settings: SprtSettings) -> dict[str, float]:

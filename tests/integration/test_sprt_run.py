@@ -208,6 +208,23 @@ def test_the_command_decides_prints_and_resumes(tmp_path: Path) -> None:
     assert checked.exit_code == 0 and f"{data['games']} stored games (of {data['games']} scheduled)" in checked.stdout
 
 
+@pytest.mark.parametrize("damage", [
+    {"seats": 3},  # a game pair is for two seats
+    {"entrants": ["candidate"], "specs": ["heuristic"]},  # no baseline
+    {"games": 0},  # no deal to play
+])
+def test_a_damaged_stored_sprt_is_one_line(tmp_path: Path, damage: dict[str, Any]) -> None:
+    cfg = config("durak", 2, ["heuristic", "random"], SprtSettings(0, 50), max_deals=2)
+    path = tmp_path / "s.db"
+    run(path, cfg)
+    with Store(path, create=False) as store:
+        store.replace_config(cfg.to_dict(), {**cfg.to_dict(), **damage})
+    for command in ("table", "resume", "verify"):
+        result = CliRunner().invoke(app, ["tournament", command, str(path)], catch_exceptions=False)
+        lines = result.stderr.splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and "damaged" in lines[0], (command, result.stderr)
+
+
 def test_a_candidate_that_faults_is_charged_and_the_test_still_ends(tmp_path: Path) -> None:
     """An illegal answer to every request: the default action is played for it and it forfeits (C-7), every game;
     the baseline (random) is better, so H0 is accepted."""
