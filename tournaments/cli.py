@@ -201,7 +201,10 @@ def _secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
         if not isinstance(extra, dict) or not isinstance(stored.get("seed"), int):
             raise ConfigError(f"{db} holds a damaged tournament configuration (its seed)")
         if rest(stored) != rest(config.to_dict()):  # refused by save_config, naming what differs but the seed
-            return replace(config, seed=stored["seed"], extra={**config.extra, **extra})
+            # only the seed's marker is taken: the stored stages (a gauntlet, a ladder's joins) would make another
+            # tournament's command look like this one, or its schedule look damaged
+            return replace(config, seed=stored["seed"],
+                           extra={**config.extra, **{k: v for k, v in extra.items() if k == "seed"}})
         if extra.get("seed") != DRAWN and stored["seed"] != 1:
             raise ConfigError(f"{db} holds this tournament with --seed {stored['seed']}: give that --seed to "
                               f"continue it (or 'referee tournament resume {db}'), or use another --db")

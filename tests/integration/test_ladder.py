@@ -89,3 +89,21 @@ def test_a_gauntlet_too_small_for_its_seats_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
     assert "a gauntlet at 3 seats needs a field of at least 2 bots" in result.stderr
     assert not (tmp_path / "g.db").exists()
+
+
+def test_another_command_on_a_gauntlet_or_a_ladder_with_a_drawn_seed_is_refused(tmp_path: Path) -> None:
+    """Without --seed the stored seed is taken; the stored stages must not be, or a round robin's command runs
+    (and reports) the gauntlet, and the ladder's first command reads as a damaged database."""
+    gauntlet = tmp_path / "g.db"
+    common = ["durak", "-n", "2", "-w", "1"]
+    assert cli("run", *common, "-b", "random", "-b", "first", "--gauntlet", "heuristic",
+               "--db", str(gauntlet)).exit_code == 0
+    before = rows(gauntlet)
+    robin = cli("run", *common, "-b", "random", "-b", "first", "-b", "heuristic", "--db", str(gauntlet))
+    assert robin.exit_code == 2 and "holds a different tournament" in robin.stderr, robin.stderr
+    assert rows(gauntlet) == before
+    ladder = tmp_path / "l.db"
+    assert cli("run", *common, "-b", "random", "-b", "first", "--db", str(ladder)).exit_code == 0
+    assert cli("join", str(ladder), "-b", "heuristic", "-w", "1").exit_code == 0
+    again = cli("run", *common, "-b", "random", "-b", "first", "--db", str(ladder))
+    assert again.exit_code == 2 and "holds a different tournament" in again.stderr, again.stderr
