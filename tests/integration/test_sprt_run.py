@@ -238,3 +238,13 @@ def test_a_candidate_that_faults_is_charged_and_the_test_still_ends(tmp_path: Pa
     with Store(tmp_path / "s.db", create=False, readonly=True) as store:
         faulted = [row for row in store.games() if row.faults]
     assert faulted and all(f.kind == "illegal" for row in faulted for f in row.faults)
+
+
+def test_other_hypotheses_on_the_database_of_a_drawn_seed_are_refused(tmp_path: Path) -> None:
+    """Without --seed the stored seed is taken, never the stored SPRT settings: --elo1 100 on the database of an
+    --elo1 200 test ran (and printed) the --elo1 200 test."""
+    db = str(tmp_path / "s.db")
+    args = ["durak", "-c", "heuristic", "-B", "random", "--db", db, "-w", "1", "--max-games", "20"]
+    assert cli(*args, "--elo1", "200").exit_code == 0
+    other = cli(*args, "--elo1", "100")
+    assert other.exit_code == 2 and "holds a different tournament" in other.stderr, other.stdout
