@@ -160,11 +160,11 @@ class LocalExecutor:
             return batch
 
         def send(conn: Connection, batch: list[Scheduled]) -> bool:
+            held[conn] += len(batch)  # sent or not: a worker gone with jobs is waited on, its pipe's end reported
             try:
                 conn.send(batch)
             except OSError:  # the worker is gone: its pipe reads as ended, or holds its last message
                 return False
-            held[conn] += len(batch)
             return True
 
         def feed(conn: Connection) -> None:

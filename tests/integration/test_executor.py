@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from proctable import descendants, living
@@ -298,3 +300,55 @@ def test_jobs_are_taken_only_as_workers_need_them() -> None:
     assert played == pulled  # every job taken was played: none lost, none played twice
     assert 10 <= played <= 10 + 2 * 2 * 32  # at most two batches per worker were ahead when it stopped
     assert played < len(jobs_of(cfg))
+
+
+class _GoneOnSend:
+    """A worker's pipe whose worker dies just when it has answered every job it was sent: the next batch fails."""
+
+    def __init__(self, conn: object, proc: object) -> None:
+        self.conn, self.proc, self.sent, self.answered, self.armed = conn, proc, 0, 0, True
+
+    def fileno(self) -> int:
+        return self.conn.fileno()  # type: ignore[attr-defined, no-any-return]
+
+    def recv_bytes(self) -> bytes:
+        data: bytes = self.conn.recv_bytes()  # type: ignore[attr-defined]
+        self.answered += len(pickle.loads(data)[0])
+        return data
+
+    def send(self, obj: object) -> None:
+        if isinstance(obj, list) and self.armed and self.sent and self.answered == self.sent:
+            self.armed = False
+            self.proc.kill()  # type: ignore[attr-defined]
+            self.proc.join()  # type: ignore[attr-defined]
+            raise BrokenPipeError("the worker is gone")
+        self.conn.send(obj)  # type: ignore[attr-defined]
+        if isinstance(obj, list):
+            self.sent += len(obj)
+
+    def close(self) -> None:
+        self.conn.close()  # type: ignore[attr-defined]
+
+
+def test_a_worker_gone_before_a_batch_reached_it_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch sent to a dead worker that held nothing was dropped with the worker: the run ended as if
+    complete, those games never played nor reported."""
+    start = LocalExecutor._start
+
+    def flaky(self: LocalExecutor) -> Any:
+        conn = start(self)
+        proc = self._procs.pop(conn)
+        wrapped = _GoneOnSend(conn, proc)
+        self._procs[wrapped] = proc  # type: ignore[index]
+        return wrapped
+
+    monkeypatch.setattr(LocalExecutor, "_start", flaky)
+    cfg = config(games=10)
+    executor = LocalExecutor(cfg, 1 + 1)
+    got: list[FinishedGame] = []
+    try:
+        with pytest.raises(ExecutorError, match="died"):
+            got.extend(executor.run(jobs_of(cfg)))
+    finally:
+        executor.terminate()
+    assert len(got) < len(jobs_of(cfg))
