@@ -57,6 +57,7 @@ def join(
     registry = cli_registry()
     wires = WireLog(wire_log) if wire_log is not None else None
     with Store(db, create=False) as store:
+        store.lock()  # before the configuration changes: a tournament another process plays is refused unchanged
         stored = store.config()
         if stored is None:
             raise ConfigError(f"{db} holds no tournament")

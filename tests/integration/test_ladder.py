@@ -107,3 +107,16 @@ def test_another_command_on_a_gauntlet_or_a_ladder_with_a_drawn_seed_is_refused(
     assert cli("join", str(ladder), "-b", "heuristic", "-w", "1").exit_code == 0
     again = cli("run", *common, "-b", "random", "-b", "first", "--db", str(ladder))
     assert again.exit_code == 2 and "holds a different tournament" in again.stderr, again.stderr
+
+
+def test_join_on_a_running_tournament_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert cli("run", "durak", "-b", "random", "-b", "first", "-n", "2", "-w", "1", "--db", str(db)).exit_code == 0
+    with Store(db, create=False, readonly=True) as store:
+        before = store.config()
+    with Store(db, create=False) as running:
+        running.lock()  # another process playing into it
+        refused = cli("join", str(db), "-b", "heuristic", "-w", "1")
+    assert refused.exit_code == 2 and "another process is running this tournament" in refused.stderr
+    with Store(db, create=False, readonly=True) as store:
+        assert store.config() == before  # heuristic did not join
