@@ -41,6 +41,7 @@ from .config import TournamentConfig
 from .executor import DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, executor_factory
 from .report import Report, build_report
 from .run import Progress, run_tournament
+from .sprt_run import is_sprt
 from .storage import Store
 from .verify import Ticker
 from .verify import verify as verify_store
@@ -153,7 +154,8 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
 
 def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeControl,
                     sandbox: Sandbox | None = None, wire_log: WireLog | None = None) -> None:
-    """Refuse a program bot whose hello says it does not play ``game`` (started once, then stopped)."""
+    """Refuse a bot that does not play ``game``: a registered bot by its registration, a program by its hello
+    (started once, then stopped). The one check of run, resume, join and sprt."""
     for spec in specs:
         parsed = parse_spec(spec, registry)
         if parsed.argv is None:  # a registered bot's games (a SPEC with a prefix is no registry key)
@@ -333,10 +335,6 @@ def run(
     field = len(specs)
     specs += gauntlet  # a gauntlet's candidates come after its field
     names = entrant_names(specs, registry)
-    for spec in specs:
-        entry = registry.bots.get(spec)
-        if entry is not None and not entry.supports(game):
-            raise ConfigError(f"bot {spec!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
     k = seats if seats is not None else min(max(field + 1 if gauntlet else len(specs), chosen.min_seats),
                                             chosen.max_seats)
     chosen.check_seats(k)
@@ -495,7 +493,7 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
         stored = store.config()
         if stored is None:
             raise ConfigError(f"{db} holds no tournament")
-        from .sprt_cli import existing_sprt, is_sprt  # here: sprt_cli builds on this module
+        from .sprt_cli import existing_sprt  # here: sprt_cli builds on this module
 
         if is_sprt(stored):
             existing_sprt(store, stored, registry, json_out, play_workers=play_workers, executor=executor,

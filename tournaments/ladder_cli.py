@@ -29,6 +29,7 @@ from .cli import (
 )
 from .config import TournamentConfig
 from .executor import executor_factory
+from .sprt_run import is_sprt
 from .storage import Store
 
 __all__ = ["join"]
@@ -61,7 +62,7 @@ def join(
         stored = store.config()
         if stored is None:
             raise ConfigError(f"{db} holds no tournament")
-        if isinstance(stored.get("extra"), dict) and "sprt" in stored["extra"]:
+        if is_sprt(stored):
             raise ConfigError(f"{db} holds an SPRT, whose entrants are fixed; start another SPRT for another bot")
         config = TournamentConfig.from_dict(stored)
         joined = _joined(config, bot, registry)
@@ -81,10 +82,7 @@ def join(
 def _joined(config: TournamentConfig, specs: list[str], registry: Registry) -> TournamentConfig:
     """The configuration with ``specs`` added as the next stage; the old entrants keep their names."""
     for spec in specs:
-        entry = registry.bots.get(spec)
-        parse_spec(spec, registry)
-        if entry is not None and not entry.supports(config.game):
-            raise ConfigError(f"bot {spec!r} does not play {config.game} (it plays: {', '.join(entry.games or [])})")
+        parse_spec(spec, registry)  # an unknown bot is one line here; whether it plays the game: _check_programs
     names = entrant_names([*config.specs, *specs], registry)
     new = names[len(config.specs):]
     if names[:len(config.specs)] != config.entrants or set(new) & set(config.entrants):

@@ -51,7 +51,7 @@ from .sprt import SprtSettings
 from .sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
 from .storage import Store
 
-__all__ = ["existing_sprt", "is_sprt", "play_sprt", "print_sprt", "sprt"]
+__all__ = ["existing_sprt", "play_sprt", "print_sprt", "sprt"]
 
 DEFAULT_DB = Path("sprt.db")
 DEFAULT_MAX_GAMES = 200_000
@@ -170,7 +170,8 @@ def sprt(
     specs = [candidate, baseline, *field]
     if candidate == baseline:
         raise ConfigError(f"the candidate and the baseline are the same bot ({candidate}): test two different bots")
-    _supports(specs, registry, game)
+    for spec in specs:
+        parse_spec(spec, registry)  # an unknown bot is one line here; whether it plays the game: _check_programs
     k = seats if seats is not None else (2 if not field else min(max(len(field) + 1, chosen.min_seats),
                                                                    chosen.max_seats))
     chosen.check_seats(k)
@@ -197,20 +198,6 @@ def sprt(
                    f"games a deal, at most {config.games} deals, {workers} workers, db {db}", err=True)
         state = play_sprt(store, config, workers, confined.with_hidden(_hidden(db, wires)), play_on, wires)
     print_sprt(config, state, json_out, _stored_sandbox(config.to_dict()))
-
-
-def _supports(specs: list[str], registry: Registry, game: str) -> None:
-    for spec in specs:
-        parse_spec(spec, registry)  # an unknown bot is one line here
-        entry = registry.bots.get(spec)
-        if entry is not None and not entry.supports(game):
-            raise ConfigError(f"bot {spec!r} does not play {game} (it plays: {', '.join(entry.games or [])})")
-
-
-def is_sprt(stored: dict[str, Any]) -> bool:
-    """Does this stored configuration hold an SPRT (rather than a round robin)?"""
-    extra = stored.get("extra")
-    return isinstance(extra, dict) and "sprt" in extra
 
 
 def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json_out: bool, *,

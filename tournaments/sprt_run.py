@@ -25,7 +25,7 @@ from .schedule import Scheduled, substitution, substitution_size
 from .sprt import Decision, PairedScores, Sprt, SprtSettings, substitution_score
 from .storage import Store
 
-__all__ = ["SprtPlan", "SprtState", "deal_of", "run_sprt", "sprt_state"]
+__all__ = ["SprtPlan", "SprtState", "deal_of", "is_sprt", "run_sprt", "sprt_state"]
 
 
 @dataclass(frozen=True)
@@ -130,6 +130,12 @@ class _Tally:
         s = self.plan.settings
         return SprtState(len(self.scored), len(self.places), self.test.llr, s.lower, s.upper, elo, low, high,
                          self.test.decision, self.plan.max_deals)
+
+
+def is_sprt(stored: Mapping[str, Any]) -> bool:
+    """Does this stored configuration (its JSON object) hold an SPRT rather than a round robin or a gauntlet?"""
+    extra = stored.get("extra")
+    return isinstance(extra, Mapping) and "sprt" in extra
 
 
 def deal_of(key: str) -> int | None:

@@ -25,7 +25,7 @@ from referee.record import record_from_dict, replay
 
 from .config import TournamentConfig
 from .schedule import Scheduled
-from .sprt_run import SprtPlan, deal_of
+from .sprt_run import SprtPlan, deal_of, is_sprt
 from .storage import StorageError, Store
 
 __all__ = ["Mismatch", "Ticker", "Verification", "verify"]
@@ -75,8 +75,7 @@ def _rows(store: Store) -> Iterator[tuple[Any, ...]]:
 def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str, Scheduled]:
     """The scheduled games by key: a round robin's whole schedule; an SPRT's deals that have a stored game (its
     schedule has no end of its own: it stops when the test decides)."""
-    extra = config.get("extra")
-    if isinstance(extra, Mapping) and "sprt" in extra:
+    if is_sprt(config):
         plan = SprtPlan.of(TournamentConfig.from_dict(dict(config)))
         deals = sorted({deal for key in store.done_keys() if (deal := deal_of(key)) is not None
                         and deal < plan.max_deals})
