@@ -152,7 +152,7 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
                                 fmt))
 
 
-def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeControl,
+def check_programs(specs: list[str], registry: Registry, game: str, time: TimeControl,
                     sandbox: Sandbox | None = None, wire_log: WireLog | None = None) -> None:
     """Refuse a bot that does not play ``game``: a registered bot by its registration, a program by its hello
     (started once, then stopped). The one check of run, resume, join and sprt."""
@@ -168,7 +168,7 @@ def _check_programs(specs: list[str], registry: Registry, game: str, time: TimeC
             bot.close()
 
 
-def _report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
+def stored_report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
@@ -184,7 +184,7 @@ def _report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
 DRAWN = "drawn"
 
 
-def _secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
+def secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
     """The seed of a tournament run without ``--seed``: the stored one when ``db`` holds this same tournament with a
     drawn seed (so the same command continues it; also the old default seed 1 of databases from before seeds were
     drawn), otherwise a new 64-bit seed from the operating system. It is kept only in the database: never on a
@@ -214,13 +214,13 @@ def _secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
     return replace(config, seed=secrets.randbits(64), extra={**config.extra, "seed": DRAWN})
 
 
-def _stored_sandbox(config: dict[str, Any]) -> str:
+def sandbox_mode(config: dict[str, Any]) -> str:
     """How a stored tournament's program bots run: on, off, or unknown (stored before the sandbox existed)."""
     settings = (config.get("extra") or {}).get("sandbox") if isinstance(config.get("extra"), dict) else None
     return str(settings.get("mode")) if isinstance(settings, dict) else "unknown"
 
 
-def _sandbox_of(store: Store, config: TournamentConfig, registry: Registry) -> Sandbox:
+def stored_sandbox(store: Store, config: TournamentConfig, registry: Registry) -> Sandbox:
     """The sandbox a stored tournament's games run in (resume): its stored settings, the database hidden. Stored
     ``on`` needs bwrap here; a tournament stored without settings runs without, with a warning."""
     settings = config.extra.get("sandbox")
@@ -229,7 +229,7 @@ def _sandbox_of(store: Store, config: TournamentConfig, registry: Registry) -> S
             warn(f"{store.path} was stored before referee had a sandbox: its program bots run without it "
                  f"(sandbox: unknown; docs/SECURITY.md)")
         return Sandbox(enabled=False)
-    sandbox = Sandbox.from_settings(settings, hidden=_hidden(store.path))
+    sandbox = Sandbox.from_settings(settings, hidden=hidden_files(store.path))
     if sandbox.enabled and (problem := probe()) is not None:
         raise ConfigError(f"this tournament runs its bots in the sandbox, and {problem}; install bubblewrap "
                           f"(docs/SECURITY.md)")
@@ -245,7 +245,7 @@ def confinement(specs: list[str], registry: Registry, mode: str, memory_mb: int,
     return Sandbox(False, memory_mb, processes, file_size_mb, tuple(env))
 
 
-def _hidden(db: Path, wire_log: WireLog | None = None) -> list[str]:
+def hidden_files(db: Path, wire_log: WireLog | None = None) -> list[str]:
     """The database's files and the wire log, which no bot may read (they read as empty if a bot's folder holds
     them)."""
     path = str(db.resolve())
@@ -257,7 +257,7 @@ EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
                         "processes).")
 
 
-def _play(store: Store, config: TournamentConfig, registry: Registry, workers: int, json_out: bool,
+def play_stored(store: Store, config: TournamentConfig, registry: Registry, workers: int, json_out: bool,
           sandbox: Sandbox | None = None, executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR],
           wire_log: WireLog | None = None) -> None:
     game = registry.game(config.game)
@@ -351,17 +351,18 @@ def run(
                               extra={"sandbox": confined.settings(),
                                      **({"stages": [["gauntlet", field, len(gauntlet)]]} if gauntlet else {})},
                               time_bank_ms=time_bank)
-    _check_programs(specs, registry, game, config.time_control(), confined.with_hidden(_hidden(db, wires)), wires)
+    check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires)
     if seed is None:
-        config = _secret_seed(db, config)
+        config = secret_seed(db, config)
     total = config.scheduled(chosen.teams(k))
     with Store(db, create=True) as store:
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
-        _play(store, config, registry, workers, json_out, confined.with_hidden(_hidden(db, wires)), play_on, wires)
-        print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(config.to_dict()))
+        play_stored(store, config, registry, workers, json_out, confined.with_hidden(hidden_files(db, wires)), play_on,
+                    wires)
+        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(config.to_dict()))
 
 
 @app.command(cls=Command)
@@ -503,11 +504,11 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, pla
             config = TournamentConfig.from_dict(stored)
             for spec in config.specs:
                 parse_spec(spec, registry)
-            sandbox = _sandbox_of(store, config, registry)
+            sandbox = stored_sandbox(store, config, registry)
             if wire_log is not None:
                 sandbox = sandbox.with_hidden([*sandbox.hidden, wire_log.path])
             game = registry.game(config.game)
             if store.count() < config.scheduled(game.teams(config.seats)):  # as run does, before a game is played
-                _check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
-            _play(store, config, registry, play_workers, json_out, sandbox, executor, wire_log)
-        print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(stored))
+                check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
+            play_stored(store, config, registry, play_workers, json_out, sandbox, executor, wire_log)
+        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(stored))

@@ -18,14 +18,14 @@ from referee.wirelog import WireLog
 from .cli import (
     EXECUTOR,
     FORMAT_HELP,
-    _check_programs,
-    _play,
-    _report,
-    _sandbox_of,
-    _stored_sandbox,
     app,
+    check_programs,
     entrant_names,
+    play_stored,
     print_report,
+    sandbox_mode,
+    stored_report,
+    stored_sandbox,
 )
 from .config import TournamentConfig
 from .executor import executor_factory
@@ -66,23 +66,23 @@ def join(
             raise ConfigError(f"{db} holds an SPRT, whose entrants are fixed; start another SPRT for another bot")
         config = TournamentConfig.from_dict(stored)
         joined = _joined(config, bot, registry)
-        sandbox = _sandbox_of(store, joined, registry)
+        sandbox = stored_sandbox(store, joined, registry)
         if wires is not None:
             sandbox = sandbox.with_hidden([*sandbox.hidden, wires.path])
-        _check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires)
+        check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires)
         store.replace_config(stored, joined.to_dict())
         added = len(joined.entrants) - len(config.entrants)
         typer.echo(f"{config.game}: {', '.join(joined.entrants[-added:])} joined {len(config.entrants)} entrants; "
                    f"{joined.scheduled(registry.game(config.game).teams(config.seats)) - store.count()} games to play, "
                    f"db {db}", err=True)
-        _play(store, joined, registry, workers, json_out, sandbox, play_on, wires)
-        print_report(_report(store, registry, bootstrap_samples), fmt, json_out, _stored_sandbox(joined.to_dict()))
+        play_stored(store, joined, registry, workers, json_out, sandbox, play_on, wires)
+        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(joined.to_dict()))
 
 
 def _joined(config: TournamentConfig, specs: list[str], registry: Registry) -> TournamentConfig:
     """The configuration with ``specs`` added as the next stage; the old entrants keep their names."""
     for spec in specs:
-        parse_spec(spec, registry)  # an unknown bot is one line here; whether it plays the game: _check_programs
+        parse_spec(spec, registry)  # an unknown bot is one line here; whether it plays the game: check_programs
     names = entrant_names([*config.specs, *specs], registry)
     new = names[len(config.specs):]
     if names[:len(config.specs)] != config.entrants or set(new) & set(config.entrants):

@@ -35,14 +35,14 @@ from referee.wirelog import WireLog
 
 from .cli import (
     EXECUTOR,
-    _check_programs,
-    _hidden,
-    _sandbox_of,
-    _secret_seed,
-    _stored_sandbox,
     app,
+    check_programs,
     confinement,
     entrant_names,
+    hidden_files,
+    sandbox_mode,
+    secret_seed,
+    stored_sandbox,
 )
 from .config import TournamentConfig
 from .executor import ExecutorFactory, executor_factory
@@ -171,7 +171,7 @@ def sprt(
     if candidate == baseline:
         raise ConfigError(f"the candidate and the baseline are the same bot ({candidate}): test two different bots")
     for spec in specs:
-        parse_spec(spec, registry)  # an unknown bot is one line here; whether it plays the game: _check_programs
+        parse_spec(spec, registry)  # an unknown bot is one line here; whether it plays the game: check_programs
     k = seats if seats is not None else (2 if not field else min(max(len(field) + 1, chosen.min_seats),
                                                                    chosen.max_seats))
     chosen.check_seats(k)
@@ -188,16 +188,16 @@ def sprt(
                               games=max(1, max_games // per_deal), duplicate=True, seed=seed or 0,
                               move_time_ms=move_time, policy=on_fault, time_bank_ms=time_bank,
                               extra={"sandbox": confined.settings(), "sprt": SprtPlan.settings_dict(settings)})
-    _check_programs(specs, registry, game, config.time_control(), confined.with_hidden(_hidden(db, wires)), wires)
+    check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires)
     if seed is None:
-        config = _secret_seed(db, config)
+        config = secret_seed(db, config)
     with Store(db, create=True) as store:
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
         typer.echo(f"{game}: SPRT of {names[0]} against {names[1]}"
                    + (f" with the field {', '.join(names[2:])}" if field else "") + f", {k} seats, {per_deal} "
                    f"games a deal, at most {config.games} deals, {workers} workers, db {db}", err=True)
-        state = play_sprt(store, config, workers, confined.with_hidden(_hidden(db, wires)), play_on, wires)
-    print_sprt(config, state, json_out, _stored_sandbox(config.to_dict()))
+        state = play_sprt(store, config, workers, confined.with_hidden(hidden_files(db, wires)), play_on, wires)
+    print_sprt(config, state, json_out, sandbox_mode(config.to_dict()))
 
 
 def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json_out: bool, *,
@@ -208,9 +208,9 @@ def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json
     if play_workers is not None and not state.finished:
         for spec in config.specs:
             parse_spec(spec, registry)
-        sandbox = _sandbox_of(store, config, registry)
+        sandbox = stored_sandbox(store, config, registry)
         if wire_log is not None:
             sandbox = sandbox.with_hidden([*sandbox.hidden, wire_log.path])
-        _check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
+        check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
         state = play_sprt(store, config, play_workers, sandbox, executor, wire_log)
-    print_sprt(config, state, json_out, _stored_sandbox(stored))
+    print_sprt(config, state, json_out, sandbox_mode(stored))

@@ -428,8 +428,8 @@ def test_given_names_are_kept_and_must_be_unique(tmp_path: Path, monkeypatch: py
 
 def test_a_tournament_reads_a_registered_bots_games_through_its_settings() -> None:
     """With a prefix the SPEC is no registry key: the tournament's start-up check still reads the bot's games."""
-    from tournaments.cli import _check_programs
+    from tournaments.cli import check_programs
 
-    _check_programs(["[move-time=50] durakist", "anything"], registry(), "durak", TimeControl())
+    check_programs(["[move-time=50] durakist", "anything"], registry(), "durak", TimeControl())
     with pytest.raises(ConfigError, match=r"^bot 'durakist' does not play kozel \(it plays: durak\)$"):
-        _check_programs(["[move-time=50] durakist", "anything"], registry(), "kozel", TimeControl())
+        check_programs(["[move-time=50] durakist", "anything"], registry(), "kozel", TimeControl())
