@@ -26,9 +26,9 @@ from .errors import ConfigError, RefereeError
 from .plugins import Registry, load_registry
 from .terminal import printable
 
-__all__ = ["CliContext", "Command", "ON_FAULT_HELP", "RefereeGroup", "TABLE_FORMATS", "WIRE_LOG", "check_format",
-           "cli_registry", "command_tree", "format_table", "interrupt_said", "one_line_errors", "parse_options",
-           "print_json", "say_interrupted", "warn"]
+__all__ = ["CliContext", "Command", "GAME_OPTION", "MOVE_TIME", "TIME_BANK", "ON_FAULT_HELP", "RefereeGroup",
+           "TABLE_FORMATS", "WIRE_LOG", "check_format", "cli_registry", "command_tree", "format_table",
+           "interrupt_said", "one_line_errors", "parse_options", "print_json", "say_interrupted", "warn"]
 
 #: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
 MAX_MS = 2**31 - 1
@@ -41,6 +41,13 @@ WIRE_LOG = typer.Option(None, "--wire-log", metavar="FILE",
                         help="Append every frame to and from the program bots to FILE, one JSON line each. It "
                              "holds every hand of every game: keep it private (it is created readable by you "
                              "alone, and the sandbox hides it from the bots).")
+
+#: The options several commands share, declared once (typer takes an option object as a parameter's default).
+MOVE_TIME = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
+                         help="Per-move time limit of every bot (program or in-process), ms.")
+TIME_BANK = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
+                         help="Extra time per game for every bot, spent when a move takes longer, ms.")
+GAME_OPTION = typer.Option([], "--option", "-o", metavar="KEY=VALUE", help="A game option as KEY=VALUE; repeatable.")
 
 #: ``--format`` values: every tabulate format, plus ``csv`` and an unpadded ``tsv`` (which replaces tabulate's)
 TABLE_FORMATS = tuple(sorted({*tabulate_formats, "csv", "tsv"}))

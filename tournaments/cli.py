@@ -15,8 +15,10 @@ import typer
 from referee.botspec import check_supports, parse_spec
 from referee.botspec import entrant_names as botspec_names
 from referee.cli_common import (
-    MAX_MS,
+    GAME_OPTION,
+    MOVE_TIME,
     ON_FAULT_HELP,
+    TIME_BANK,
     WIRE_LOG,
     Command,
     check_format,
@@ -252,6 +254,7 @@ def hidden_files(db: Path, wire_log: WireLog | None = None) -> list[str]:
     return [path, path + "-wal", path + "-shm", path + "-journal", *([wire_log.path] if wire_log else [])]
 
 
+WORKERS = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W", help="Worker processes.")
 EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
                         help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (this machine, --workers "
                         "processes).")
@@ -288,23 +291,19 @@ def run(
                               help="Deals per table and seat rotation."),
     duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate", help="Play each deal under every seat "
                                    "rotation of its table, so the luck of the deal cancels."),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W",
-                                 help="Worker processes."),
+    workers: int = WORKERS,
     db: Path = typer.Option(DEFAULT_DB, "--db", metavar="FILE", help="SQLite file holding the results."),
     seed: int | None = typer.Option(None, min=0, max=2**64 - 1, metavar="S", help="Tournament seed: the deals "
                                     "follow from it. Default: a secret one, drawn from the operating system and "
                                     "kept in --db (the same command on the same --db continues that tournament)."),
-    move_time: int = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
-                                  help="Per-move time limit of every bot (program or in-process), ms."),
-    time_bank: int = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
-                                  help="Extra time per game for every bot, spent when a move takes longer, ms."),
+    move_time: int = MOVE_TIME,
+    time_bank: int = TIME_BANK,
     executor: str = EXECUTOR,
     gauntlet: list[str] = typer.Option([], "--gauntlet", "-g", metavar="SPEC",
                                        help="A candidate: it plays only with the field (the --bot entrants), at "
                                        "every table of itself and K-1 of them; repeat it. The field does not play "
                                        "among itself."),
-    option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
-                                     help="A game option as KEY=VALUE; repeatable."),
+    option: list[str] = GAME_OPTION,
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
     bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
@@ -368,8 +367,7 @@ def run(
 @app.command(cls=Command)
 def resume(
     db: Path = typer.Argument(..., metavar="DB", help="The database of an interrupted tournament."),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W",
-                                 help="Worker processes."),
+    workers: int = WORKERS,
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
     bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
                                           help="Bootstrap samples for the intervals."),

@@ -3,7 +3,6 @@ involve them; the games already stored stay and count (tournaments/schedule.py `
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from referee.wirelog import WireLog
 from .cli import (
     EXECUTOR,
     FORMAT_HELP,
+    WORKERS,
     app,
     check_programs,
     entrant_names,
@@ -40,7 +40,7 @@ def join(
     db: Path = typer.Argument(..., metavar="DB", help="The database of a tournament (a round robin or a gauntlet)."),
     bot: list[str] = typer.Option(..., "--bot", "-b", metavar="SPEC",
                                   help="A new entrant; repeat it. In a gauntlet the new entrants are candidates."),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W", help="Worker processes."),
+    workers: int = WORKERS,
     executor: str = EXECUTOR,
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
     bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",

@@ -7,7 +7,6 @@ and ``table`` work on its database too.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -17,8 +16,10 @@ import typer
 
 from referee.botspec import parse_spec
 from referee.cli_common import (
-    MAX_MS,
+    GAME_OPTION,
+    MOVE_TIME,
     ON_FAULT_HELP,
+    TIME_BANK,
     WIRE_LOG,
     Command,
     cli_registry,
@@ -35,6 +36,7 @@ from referee.wirelog import WireLog
 
 from .cli import (
     EXECUTOR,
+    WORKERS,
     app,
     check_programs,
     confinement,
@@ -134,18 +136,14 @@ def sprt(
     beta: float = typer.Option(0.05, "--beta", metavar="P", help="The chance of accepting H0 when H1 holds."),
     max_games: int = typer.Option(DEFAULT_MAX_GAMES, "--max-games", min=1, metavar="N",
                                   help="Stop undecided after about N games (whole deals)."),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W",
-                                help="Worker processes."),
+    workers: int = WORKERS,
     db: Path = typer.Option(DEFAULT_DB, "--db", metavar="FILE", help="SQLite file holding the games."),
     seed: int | None = typer.Option(None, min=0, max=2**64 - 1, metavar="S",
                                     help="Seed of the deals. Default: a secret one, kept in --db."),
-    move_time: int = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
-                                  help="Per-move time limit of every bot, ms."),
-    time_bank: int = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
-                                  help="Extra time per game for every bot, spent when a move takes longer, ms."),
+    move_time: int = MOVE_TIME,
+    time_bank: int = TIME_BANK,
     executor: str = EXECUTOR,
-    option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
-                                     help="A game option as KEY=VALUE; repeatable."),
+    option: list[str] = GAME_OPTION,
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
     wire_log: Path | None = WIRE_LOG,
