@@ -40,7 +40,7 @@ from referee.terminal import printable
 from referee.wirelog import WireLog
 
 from .config import TournamentConfig
-from .executor import DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, executor_factory
+from .executor import AFFINITIES, DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, Placement, executor_factory
 from .report import Report, build_report
 from .run import Progress, run_tournament
 from .sprt_run import is_sprt
@@ -222,16 +222,17 @@ def sandbox_mode(config: dict[str, Any]) -> str:
     return str(settings.get("mode")) if isinstance(settings, dict) else "unknown"
 
 
-def stored_sandbox(store: Store, config: TournamentConfig, registry: Registry) -> Sandbox:
-    """The sandbox a stored tournament's games run in (resume): its stored settings, the database hidden. Stored
-    ``on`` needs bwrap here; a tournament stored without settings runs without, with a warning."""
+def stored_sandbox(store: Store, config: TournamentConfig, registry: Registry,
+                   wire_log: WireLog | None = None) -> Sandbox:
+    """The sandbox a stored tournament's games run in (resume): its stored settings, the database and the wire log
+    hidden. Stored ``on`` needs bwrap here; a tournament stored without settings runs without, with a warning."""
     settings = config.extra.get("sandbox")
     if not isinstance(settings, dict):
         if any(parse_spec(spec, registry).argv is not None for spec in config.specs):
             warn(f"{store.path} was stored before referee had a sandbox: its program bots run without it "
                  f"(sandbox: unknown; docs/SECURITY.md)")
         return Sandbox(enabled=False)
-    sandbox = Sandbox.from_settings(settings, hidden=hidden_files(store.path))
+    sandbox = Sandbox.from_settings(settings, hidden=hidden_files(store.path, wire_log))
     if sandbox.enabled and (problem := probe()) is not None:
         raise ConfigError(f"this tournament runs its bots in the sandbox, and {problem}; install bubblewrap "
                           f"(docs/SECURITY.md)")
@@ -255,19 +256,29 @@ def hidden_files(db: Path, wire_log: WireLog | None = None) -> list[str]:
 
 
 WORKERS = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W", help="Worker processes.")
+def _affinity(value: str) -> str:
+    if value not in AFFINITIES:
+        raise typer.BadParameter(f"choose from {', '.join(AFFINITIES)}, got {value!r}")
+    return value
+
+
+AFFINITY = typer.Option("auto", "--affinity", metavar="auto|off", callback=_affinity,
+                        help="auto: pin each worker process and its bots to a core of its own, when there are no "
+                        "more workers than cores (Linux; a request and its answer then wait for no other core); "
+                        "off: never.")
 EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
                         help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (this machine, --workers "
                         "processes).")
 
 
-def play_stored(store: Store, config: TournamentConfig, registry: Registry, workers: int, json_out: bool,
-          sandbox: Sandbox | None = None, executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR],
-          wire_log: WireLog | None = None) -> None:
+def play_stored(store: Store, config: TournamentConfig, registry: Registry, executor: ExecutorFactory,
+                placement: Placement) -> None:
+    """Play the games of the stored tournament that are not stored yet, with a progress display."""
     game = registry.game(config.game)
     label = f"{config.game} {config.seats} seats"
     try:
         with _Reporter(label) as reporter:
-            run_tournament(store, config, game, lambda c: executor(c, workers, sandbox, wire_log), reporter)
+            run_tournament(store, config, game, lambda c: executor(c, placement), reporter)
     except KeyboardInterrupt:
         say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
                         f"Continue with: referee tournament resume {store.path}")
@@ -299,6 +310,7 @@ def run(
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
     executor: str = EXECUTOR,
+    affinity: str = AFFINITY,
     gauntlet: list[str] = typer.Option([], "--gauntlet", "-g", metavar="SPEC",
                                        help="A candidate: it plays only with the field (the --bot entrants), at "
                                        "every table of itself and K-1 of them; repeat it. The field does not play "
@@ -359,8 +371,8 @@ def run(
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
-        play_stored(store, config, registry, workers, json_out, confined.with_hidden(hidden_files(db, wires)), play_on,
-                    wires)
+        play_stored(store, config, registry, play_on,
+                    Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity))
         print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(config.to_dict()))
 
 
@@ -373,12 +385,13 @@ def resume(
                                           help="Bootstrap samples for the intervals."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     executor: str = EXECUTOR,
+    affinity: str = AFFINITY,
     wire_log: Path | None = WIRE_LOG,
 ) -> None:
     """Continue a tournament where it stopped (no game lost, none played twice) and print the table."""
     factory = executor_factory(executor)
     wires = WireLog(wire_log) if wire_log is not None else None  # not stored with the tournament: given again
-    _existing(db, fmt, bootstrap_samples, json_out, play_workers=workers, executor=factory, wire_log=wires)
+    _existing(db, fmt, bootstrap_samples, json_out, play=(factory, Placement(workers, None, wires, affinity)))
 
 
 @app.command(cls=Command)
@@ -390,7 +403,7 @@ def table(
     json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
     """Print the rating table of a tournament database again."""
-    _existing(db, fmt, bootstrap_samples, json_out, play_workers=None)
+    _existing(db, fmt, bootstrap_samples, json_out, play=None)
 
 
 @app.command(cls=Command)
@@ -483,30 +496,30 @@ def verify(
         raise typer.Exit(1)
 
 
-def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *, play_workers: int | None,
-              executor: ExecutorFactory = EXECUTORS[DEFAULT_EXECUTOR], wire_log: WireLog | None = None) -> None:
-    """Open a stored tournament, play what is missing (``resume``, with ``play_workers``), print its table."""
+def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
+              play: tuple[ExecutorFactory, Placement] | None) -> None:
+    """Open a stored tournament, play what is missing (``resume``: ``play`` says on what and how; the sandbox is the
+    stored one), print its table."""
     check_format(fmt)
     registry = cli_registry()
-    with Store(db, create=False, readonly=play_workers is None) as store:  # table only reads
+    with Store(db, create=False, readonly=play is None) as store:  # table only reads
         stored = store.config()
         if stored is None:
             raise ConfigError(f"{db} holds no tournament")
         from .sprt_cli import existing_sprt  # here: sprt_cli builds on this module
 
         if is_sprt(stored):
-            existing_sprt(store, stored, registry, json_out, play_workers=play_workers, executor=executor,
-                          wire_log=wire_log)
+            existing_sprt(store, stored, registry, json_out, play=play)
             return
-        if play_workers is not None:
+        if play is not None:
+            executor, placement = play
             config = TournamentConfig.from_dict(stored)
             for spec in config.specs:
                 parse_spec(spec, registry)
-            sandbox = stored_sandbox(store, config, registry)
-            if wire_log is not None:
-                sandbox = sandbox.with_hidden([*sandbox.hidden, wire_log.path])
+            placement = replace(placement, sandbox=stored_sandbox(store, config, registry, placement.wire_log))
             game = registry.game(config.game)
             if store.count() < config.scheduled(game.teams(config.seats)):  # as run does, before a game is played
-                check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
-            play_stored(store, config, registry, play_workers, json_out, sandbox, executor, wire_log)
+                check_programs(config.specs, registry, config.game, config.time_control(), placement.sandbox,
+                               placement.wire_log)
+            play_stored(store, config, registry, executor, placement)
         print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(stored))

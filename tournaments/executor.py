@@ -11,6 +11,7 @@ this machine. This module imports neither processes nor pipes: a second executor
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from referee.errors import ConfigError
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from referee.sandbox import Sandbox
     from referee.wirelog import WireLog
 
-__all__ = ["DEFAULT_EXECUTOR", "EXECUTORS", "Executor", "ExecutorFactory", "executor_factory"]
+__all__ = ["AFFINITIES", "DEFAULT_EXECUTOR", "EXECUTORS", "Executor", "ExecutorFactory", "Placement",
+           "executor_factory"]
 
 
 class Executor(Protocol):
@@ -39,17 +41,36 @@ class Executor(Protocol):
         """Stop now (^C, an error): the games in flight are lost."""
 
 
-#: Makes an executor for a tournament: (configuration, worker count, sandbox of the program bots or None, the wire
-#: log their frames go to or None; a WireLog pickles as its path, for an executor that sends it elsewhere).
-ExecutorFactory = Callable[[TournamentConfig, int, "Sandbox | None", "WireLog | None"], Executor]
+AFFINITIES = ("auto", "off")
 
 
-def _local(config: TournamentConfig, workers: int, sandbox: Sandbox | None,
-           wire_log: WireLog | None = None) -> Executor:
+@dataclass(frozen=True)
+class Placement:
+    """Where and how an executor runs a tournament's games. None of it is part of the tournament: a game's result
+    does not depend on it, so a tournament may be resumed with another placement."""
+
+    workers: int = 1
+    #: how program bots are started (None: as they are)
+    sandbox: Sandbox | None = None
+    #: where their frames are logged (None: nowhere); a WireLog pickles as its path, for workers elsewhere
+    wire_log: WireLog | None = None
+    #: ``auto``: pin each worker and its bots to a core of its own where there are enough cores; ``off``: never
+    affinity: str = "off"
+
+    def __post_init__(self) -> None:
+        if self.affinity not in AFFINITIES:
+            raise ConfigError(f"unknown --affinity {self.affinity!r} (choose from {', '.join(AFFINITIES)})")
+
+
+#: Makes an executor for a tournament: (configuration, placement).
+ExecutorFactory = Callable[[TournamentConfig, Placement], Executor]
+
+
+def _local(config: TournamentConfig, placement: Placement) -> Executor:
     """This machine: inline for one worker, else worker processes (imported here: this module forks nothing)."""
     from .local import LocalExecutor
 
-    return LocalExecutor(config, workers, sandbox, wire_log)
+    return LocalExecutor(config, placement.workers, placement.sandbox, placement.wire_log, affinity=placement.affinity)
 
 
 #: The executors by the name ``--executor`` gives.

@@ -15,6 +15,7 @@ from referee.plugins import Registry
 from referee.wirelog import WireLog
 
 from .cli import (
+    AFFINITY,
     EXECUTOR,
     FORMAT_HELP,
     WORKERS,
@@ -28,7 +29,7 @@ from .cli import (
     stored_sandbox,
 )
 from .config import TournamentConfig
-from .executor import executor_factory
+from .executor import Placement, executor_factory
 from .sprt_run import is_sprt
 from .storage import Store
 
@@ -42,6 +43,7 @@ def join(
                                   help="A new entrant; repeat it. In a gauntlet the new entrants are candidates."),
     workers: int = WORKERS,
     executor: str = EXECUTOR,
+    affinity: str = AFFINITY,
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
     bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
                                           help="Bootstrap samples for the intervals."),
@@ -66,16 +68,14 @@ def join(
             raise ConfigError(f"{db} holds an SPRT, whose entrants are fixed; start another SPRT for another bot")
         config = TournamentConfig.from_dict(stored)
         joined = _joined(config, bot, registry)
-        sandbox = stored_sandbox(store, joined, registry)
-        if wires is not None:
-            sandbox = sandbox.with_hidden([*sandbox.hidden, wires.path])
+        sandbox = stored_sandbox(store, joined, registry, wires)
         check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires)
         store.replace_config(stored, joined.to_dict())
         added = len(joined.entrants) - len(config.entrants)
         typer.echo(f"{config.game}: {', '.join(joined.entrants[-added:])} joined {len(config.entrants)} entrants; "
                    f"{joined.scheduled(registry.game(config.game).teams(config.seats)) - store.count()} games to play, "
                    f"db {db}", err=True)
-        play_stored(store, joined, registry, workers, json_out, sandbox, play_on, wires)
+        play_stored(store, joined, registry, play_on, Placement(workers, sandbox, wires, affinity))
         print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(joined.to_dict()))
 
 

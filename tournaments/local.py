@@ -5,6 +5,7 @@ across games."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import signal
 import sys
@@ -26,7 +27,7 @@ from .schedule import Scheduled
 from .storage import FinishedGame
 from .worker import GameWorker
 
-__all__ = ["LocalExecutor", "start_method"]
+__all__ = ["LocalExecutor", "cores_for", "start_method"]
 
 
 # ------------------------------------------------------------------------------------ worker processes
@@ -76,10 +77,25 @@ class _Stopped(BaseException):
     """SIGTERM from the parent: unwind from wherever the worker is, close its bots and return."""
 
 
+def cores_for(workers: int, affinity: str) -> list[int] | None:
+    """The core each worker is pinned to: with ``auto``, on a platform that can pin (Linux), one core each of those
+    this process may run on, when there are no more workers than such cores; otherwise None (nothing is pinned).
+
+    A worker and the bot processes it starts (which inherit its affinity) then share one core, so a request and
+    its answer do not wait for the scheduler to wake a process on another core: benchmarks/protocol_overhead.py
+    measures the round trip pinned (``taskset -c 0``) against unpinned."""
+    if affinity != "auto" or not hasattr(os, "sched_setaffinity"):
+        return None
+    cores = sorted(os.sched_getaffinity(0))
+    return cores[:workers] if workers <= len(cores) else None
+
+
 def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection],
-           sandbox: Sandbox | None = None, wire_log: WireLog | None = None) -> None:
+           sandbox: Sandbox | None = None, wire_log: WireLog | None = None, core: int | None = None) -> None:
     for other in inherited:  # the parent's ends (forked): held here, they would hide the parent's death
         other.close()
+    if core is not None:  # before any bot starts: its processes inherit the worker's core
+        os.sched_setaffinity(0, {core})
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles ^C and stops its workers
     try:
         worker = GameWorker(TournamentConfig.from_dict(config), sandbox, wire_log)
@@ -127,16 +143,23 @@ class LocalExecutor:
     """Games on this machine: inline for one worker, otherwise in N worker processes."""
 
     def __init__(self, config: TournamentConfig, workers: int, sandbox: Sandbox | None = None,
-                 wire_log: WireLog | None = None) -> None:
+                 wire_log: WireLog | None = None, *, affinity: str = "off") -> None:
+        """``affinity``: ``auto`` pins each worker, and the bots it starts, to a core of its own (:func:`cores_for`);
+        inline (one worker), this process is pinned while it plays, and set free again when it closes."""
         self.config = config
         self.sandbox = sandbox
         self.wire_log = wire_log  # pickled as its path: each worker opens the file itself
         self.workers = max(1, workers)
+        self.cores = cores_for(self.workers, affinity)
         self._inline: GameWorker | None = None
+        self._unpinned: set[int] | None = None  # this process's cores before it played inline on one
         self._procs: dict[Connection, BaseProcess] = {}
 
     def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]:
         if self.workers == 1:
+            if self.cores and self._unpinned is None:
+                self._unpinned = os.sched_getaffinity(0)
+                os.sched_setaffinity(0, {self.cores[0]})
             self._inline = GameWorker(self.config, self.sandbox, self.wire_log)
             for job in jobs:
                 yield self._inline.play(job)
@@ -206,8 +229,9 @@ class LocalExecutor:
         ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe()
         inherited = [*self._procs, mine] if fork else []
+        core = self.cores[len(self._procs)] if self.cores else None
         proc = ctx.Process(target=_serve, args=(self.config.to_dict(), theirs, inherited, self.sandbox,
-                                                self.wire_log),
+                                                self.wire_log, core),
                            daemon=True, name=f"referee-worker-{len(self._procs) + 1}")
         proc.start()
         theirs.close()  # the worker's end lives in the worker only: its death closes the pipe
@@ -229,6 +253,9 @@ class LocalExecutor:
         if self._inline is not None:
             self._inline.close()
             self._inline = None
+        if self._unpinned is not None:  # this process runs where it ran before it played inline
+            os.sched_setaffinity(0, self._unpinned)
+            self._unpinned = None
         for conn in self._procs:
             try:
                 conn.send(None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +31,11 @@ from referee.cli_common import (
 from referee.errors import ConfigError, ExecutorError
 from referee.match import POLICIES, check_policy
 from referee.plugins import Registry
-from referee.sandbox import Sandbox
 from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX
 from referee.wirelog import WireLog
 
 from .cli import (
+    AFFINITY,
     EXECUTOR,
     WORKERS,
     app,
@@ -47,7 +48,7 @@ from .cli import (
     stored_sandbox,
 )
 from .config import TournamentConfig
-from .executor import ExecutorFactory, executor_factory
+from .executor import ExecutorFactory, Placement, executor_factory
 from .schedule import substitution_size
 from .sprt import SprtSettings
 from .sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
@@ -82,12 +83,11 @@ class _Live:
             sys.stderr.write("\n")
 
 
-def play_sprt(store: Store, config: TournamentConfig, workers: int, sandbox: Sandbox | None,
-              executor: ExecutorFactory, wire_log: WireLog | None) -> SprtState:
+def play_sprt(store: Store, config: TournamentConfig, executor: ExecutorFactory, placement: Placement) -> SprtState:
     """Run (or continue) the SPRT stored in ``store``; a ^C says how to continue."""
     live = _Live()
     try:
-        return run_sprt(store, config, lambda c: executor(c, workers, sandbox, wire_log), live)
+        return run_sprt(store, config, lambda c: executor(c, placement), live)
     except KeyboardInterrupt:
         live.end()
         say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
@@ -143,6 +143,7 @@ def sprt(
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
     executor: str = EXECUTOR,
+    affinity: str = AFFINITY,
     option: list[str] = GAME_OPTION,
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
@@ -194,21 +195,23 @@ def sprt(
         typer.echo(f"{game}: SPRT of {names[0]} against {names[1]}"
                    + (f" with the field {', '.join(names[2:])}" if field else "") + f", {k} seats, {per_deal} "
                    f"games a deal, at most {config.games} deals, {workers} workers, db {db}", err=True)
-        state = play_sprt(store, config, workers, confined.with_hidden(hidden_files(db, wires)), play_on, wires)
+        state = play_sprt(store, config, play_on,
+                          Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity))
     print_sprt(config, state, json_out, sandbox_mode(config.to_dict()))
 
 
 def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json_out: bool, *,
-                  play_workers: int | None, executor: ExecutorFactory, wire_log: WireLog | None) -> None:
-    """``resume`` (``play_workers`` given) or ``table`` of a stored SPRT: go on until it decides, or print it."""
+                  play: tuple[ExecutorFactory, Placement] | None) -> None:
+    """``resume`` (``play`` given: on what and how) or ``table`` of a stored SPRT: go on until it decides, or print
+    it."""
     config = TournamentConfig.from_dict(stored)
     state = sprt_state(config, {row.key: row.places for row in store.games()})
-    if play_workers is not None and not state.finished:
+    if play is not None and not state.finished:
+        executor, placement = play
         for spec in config.specs:
             parse_spec(spec, registry)
-        sandbox = stored_sandbox(store, config, registry)
-        if wire_log is not None:
-            sandbox = sandbox.with_hidden([*sandbox.hidden, wire_log.path])
-        check_programs(config.specs, registry, config.game, config.time_control(), sandbox, wire_log)
-        state = play_sprt(store, config, play_workers, sandbox, executor, wire_log)
+        placement = replace(placement, sandbox=stored_sandbox(store, config, registry, placement.wire_log))
+        check_programs(config.specs, registry, config.game, config.time_control(), placement.sandbox,
+                       placement.wire_log)
+        state = play_sprt(store, config, executor, placement)
     print_sprt(config, state, json_out, sandbox_mode(stored))

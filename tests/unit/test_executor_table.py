@@ -10,7 +10,7 @@ import pytest
 
 from referee.errors import ConfigError
 from tournaments.config import TournamentConfig
-from tournaments.executor import DEFAULT_EXECUTOR, EXECUTORS, executor_factory
+from tournaments.executor import DEFAULT_EXECUTOR, EXECUTORS, Placement, executor_factory
 
 
 def config() -> TournamentConfig:
@@ -22,7 +22,7 @@ def test_local_is_the_default_and_makes_a_local_executor() -> None:
     from tournaments.local import LocalExecutor
 
     assert DEFAULT_EXECUTOR == "local" and set(EXECUTORS) == {"local"}
-    executor = executor_factory("local")(config(), 3, None, None)
+    executor = executor_factory("local")(config(), Placement(3))
     assert isinstance(executor, LocalExecutor) and executor.workers == 3 and executor.sandbox is None
 
 
