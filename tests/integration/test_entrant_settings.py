@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import run_referee
 
 from referee.botspec import parse_spec
 from referee.clock import TimeControl
@@ -28,12 +29,10 @@ from tournaments.storage import Store
 
 ZOO = Path(__file__).resolve().parents[1] / "fixtures" / "zoo"
 PY = sys.executable
-TIMEOUT = 120
 
 
 def referee(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "referee", "tournament", *args], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    return run_referee("tournament", *args)
 
 
 def ok(*args: str) -> str:
@@ -249,8 +248,7 @@ def test_without_the_sandbox_the_same_program_writes_in_its_cwd(tmp_path: Path) 
 
 
 def command(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "referee", *args], capture_output=True, text=True, timeout=TIMEOUT,
-                          stdin=subprocess.DEVNULL, cwd=cwd)
+    return run_referee(*args, cwd=cwd)
 
 
 def test_play_gives_one_seat_its_own_clock_and_name(tmp_path: Path) -> None:
@@ -291,8 +289,7 @@ def test_play_json_without_settings_is_as_before() -> None:
      "(docs/CHECK.md, \"4 timing\"): drop move-time= and time-bank="),
 ])
 def test_a_bad_setting_is_one_line_and_exit_2(tmp_path: Path, args: list[str], line: str) -> None:
-    result = subprocess.run([PY, "-m", "referee", *args, *(["--db", str(tmp_path / "t.db")] if "run" in args else [])],
-                            capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    result = run_referee(*args, *(["--db", str(tmp_path / "t.db")] if "run" in args else []), cwd=None)
     assert (result.returncode, result.stdout, result.stderr) == (2, "", line + "\n")
     assert not (tmp_path / "t.db").exists()
 

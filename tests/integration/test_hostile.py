@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import run_referee
 from typer.testing import CliRunner
 
 from referee.cli import app
@@ -36,8 +37,7 @@ def zoo(script: str, *args: str) -> str:
 
 
 def referee(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd or ROOT)
+    return run_referee(*args, cwd=cwd or ROOT, timeout=timeout)
 
 
 def invoke(*args: str) -> Any:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import run_referee
 
 from referee.sandbox import probe
 
@@ -54,8 +55,7 @@ def mode(request: pytest.FixtureRequest) -> str:
 
 def referee(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "referee", *args], capture_output=True, text=True, cwd=cwd or ROOT,
-                          env=env, timeout=timeout)
+    return run_referee(*args, cwd=cwd or ROOT, env=env, timeout=timeout)
 
 
 def bot(script: str, *args: str, folder: Path = ATTACK) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import run_referee
 from proctable import proc_table
 
 from referee.plugins import load_registry
@@ -31,8 +32,7 @@ ZOO = Path(__file__).resolve().parents[1] / "fixtures" / "zoo"
 
 
 def referee(*args: str, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", "tournament", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
+    return run_referee("tournament", *args, timeout=timeout)
 
 
 def ok(*args: str) -> subprocess.CompletedProcess[str]:

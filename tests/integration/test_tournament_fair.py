@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_referee
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOO = ROOT / "tests" / "fixtures" / "zoo"
 
 
 def referee(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout)
+    return run_referee(*args, timeout=timeout)
 
 
 def stored_config(db: Path) -> dict:

@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli_process import run_referee
+
 from tournaments.storage import Store
 
 ZOO = Path(__file__).resolve().parents[1] / "fixtures" / "zoo"
-TIMEOUT = 120
 
 #: The ``config`` row of a database stored before the time bank existed, for the command ``RUN``.
 OLD_ROW = ('{"duplicate": true, "entrants": ["random", "first"], "extra": {"sandbox": {"env": [], "file_size_mb": 64, '
@@ -24,8 +25,7 @@ RUN = ["run", "durak", "-b", "random", "-b", "first", "--games", "2", "--seed", 
 
 
 def referee(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", "tournament", *args], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    return run_referee("tournament", *args)
 
 
 def ok(*args: str) -> str:

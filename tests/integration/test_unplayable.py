@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_referee
 
 from referee.botspec import useful_line
 
@@ -20,8 +21,7 @@ JS_DIR = ROOT / "bots" / "examples" / "js"
 
 
 def referee(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+    return run_referee(*args, cwd=cwd)
 
 
 def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import run_referee
 
 from referee.sandbox import probe
 
@@ -26,7 +27,7 @@ PROGRAM = f"cmd:{PY} -m bots.random"
 
 
 def referee(*args: str, cwd: Path = ROOT, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "referee", *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    return run_referee(*args, cwd=cwd, timeout=timeout)
 
 
 def entries(path: Path) -> list[dict[str, Any]]:
