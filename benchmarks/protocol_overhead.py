@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 from protocol.bot import Decision
 from protocol.wire import FrameDecoder, pack, request
@@ -27,17 +28,8 @@ from referee.match import play_game
 from referee.remote import RemoteBot
 from referee.transport import ProcessTransport
 
-ECHO = r"""
-import os, msgpack
-u = msgpack.Unpacker(raw=False)
-while True:
-    data = os.read(0, 65536)
-    if not data:
-        break
-    u.feed(data)
-    for obj in u:
-        os.write(1, msgpack.packb(obj, use_bin_type=True))
-"""
+#: the echo bot (a file, so that a test and the benchmark run the same one)
+ECHO = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "echo.py")
 
 
 def sample_request() -> dict:
@@ -54,7 +46,7 @@ def echo_round_trip(frames: int) -> tuple[float, int]:
     """Seconds per round trip of one request-sized frame through a pipe to an echo process."""
     message = sample_request()
     data = pack(message)
-    transport = ProcessTransport([sys.executable, "-c", ECHO])
+    transport = ProcessTransport([sys.executable, ECHO])
     decoder = FrameDecoder(1 << 20)
     try:
         fd_in, fd_out = transport._in, transport._out  # the raw pipe, no referee logic

@@ -22,17 +22,8 @@ from referee.wirelog import WireLog
 
 PY = sys.executable
 
-ECHO = r"""
-import os, msgpack
-u = msgpack.Unpacker(raw=False)
-while True:
-    data = os.read(0, 65536)
-    if not data:
-        break
-    u.feed(data)
-    for obj in u:
-        os.write(1, msgpack.packb(obj, use_bin_type=True))
-"""
+#: the echo bot (a file, so that a test and the benchmark run the same one)
+ECHO = str(Path(__file__).resolve().parents[1] / "fixtures" / "echo.py")
 
 SLEEP = "import time; time.sleep(30)"
 
@@ -80,7 +71,7 @@ def gone(pid: int) -> bool:
 
 
 def test_frames_go_both_ways_unchanged(start: Any) -> None:
-    t = start([PY, "-c", ECHO])
+    t = start([PY, ECHO])
     message = {"type": "x", "n": -7, "big": 2**64 - 1, "blob": b"\x00\xff", "list": [1, "two", None], "ok": True}
     t.send(message, soon())
     assert t.receive(soon()) == message
@@ -99,7 +90,7 @@ def test_a_frame_written_in_pieces_is_received_whole(start: Any) -> None:
 
 
 def test_send_raw_writes_bytes_as_they_are(start: Any) -> None:
-    t = start([PY, "-c", ECHO])
+    t = start([PY, ECHO])
     data = pack({"type": "split", "text": "abc" * 50})
     t.send_raw(data[:7], soon())
     t.send_raw(data[7:], soon())
@@ -119,11 +110,11 @@ def test_popen_starts_the_process_with_the_transports_arguments(start: Any) -> N
         calls.append((argv, kwargs))
         return subprocess.Popen(argv, **kwargs)
 
-    t = start([PY, "-c", ECHO], popen=popen, cwd="/")
+    t = start([PY, ECHO], popen=popen, cwd="/")
     t.send({"type": "ping"}, soon())
     assert t.receive(soon()) == {"type": "ping"}
     [(argv, kwargs)] = calls
-    assert argv == [PY, "-c", ECHO]
+    assert argv == [PY, ECHO]
     assert kwargs["start_new_session"] is True and kwargs["bufsize"] == 0 and kwargs["cwd"] == "/"
 
 
@@ -184,7 +175,7 @@ def test_a_bot_that_closed_its_stdin_is_a_crash_on_send(start: Any) -> None:
 
 
 def test_send_and_send_raw_after_close_are_crashes(start: Any) -> None:
-    t = start([PY, "-c", ECHO])
+    t = start([PY, ECHO])
     t.close()
     assert not t.alive
     for attempt in (lambda: t.send({"type": "bye"}, soon()), lambda: t.send_raw(b"\x80", soon())):
@@ -341,7 +332,7 @@ def wire(tmp_path: Path) -> tuple[WireLog, Path]:
 
 def test_every_frame_is_logged_once_both_ways(start: Any, wire: tuple[WireLog, Path]) -> None:
     log, path = wire
-    t = start([PY, "-c", ECHO], wire_log=log, wire_name="echo")
+    t = start([PY, ECHO], wire_log=log, wire_name="echo")
     t.send({"type": "hello", "blob": b"\x01"}, soon())
     t.receive(soon())
     got = lines(path)
@@ -353,7 +344,7 @@ def test_every_frame_is_logged_once_both_ways(start: Any, wire: tuple[WireLog, P
 
 def test_the_bots_name_defaults_to_the_program(start: Any, wire: tuple[WireLog, Path]) -> None:
     log, path = wire
-    t = start([PY, "-c", ECHO], wire_log=log)
+    t = start([PY, ECHO], wire_log=log)
     t.send({"type": "x"}, soon())
     assert lines(path)[0]["bot"] == os.path.basename(PY)
 
@@ -405,7 +396,7 @@ def test_discarded_frames_are_logged_too(start: Any, wire: tuple[WireLog, Path])
 def test_a_bots_text_cannot_forge_a_line(start: Any, wire: tuple[WireLog, Path]) -> None:
     log, path = wire
     forged = 'x"}\n{"t": 0, "dir": "to-bot", "msg": {"type": "forged"}}\n\u2028\x1b[2J\U0001f0cf'
-    t = start([PY, "-c", ECHO], wire_log=log)
+    t = start([PY, ECHO], wire_log=log)
     t.send({"type": "echo", "text": "ok"}, soon())
     t.receive(soon())
     t.send({"type": "echo", "text": forged}, soon())
@@ -420,7 +411,7 @@ def test_without_a_wire_log_nothing_is_written(start: Any, tmp_path: Path, monke
         raise AssertionError("logged without a wire log")
 
     monkeypatch.setattr(WireLog, "_write", no_log)
-    t = start([PY, "-c", ECHO])
+    t = start([PY, ECHO])
     t.send({"type": "x"}, soon())
     t.send_raw(pack({"type": "y"}), soon())
     assert t.receive(soon()) == {"type": "x"}
