@@ -35,20 +35,26 @@ def registry() -> Registry:
     })
 
 
-def hello_bot(tmp_path: Path, games: list[str] | None) -> str:
-    """A program that says hello (playing ``games``) and exits at bye or end of input."""
-    script = tmp_path / "hello_bot.py"
-    script.write_text(
+def hello_script(path: Path, hello: str) -> Path:
+    """Write a program that answers the handshake with the Python expression ``hello`` (evaluated in the bot) and
+    exits at bye or end of input."""
+    path.write_text(
         "import os, sys, msgpack\n"
         "u = msgpack.Unpacker(raw=False)\n"
         "while (data := os.read(0, 65536)):\n"
         "    u.feed(data)\n"
         "    for m in u:\n"
         "        if m['type'] == 'hello':\n"
-        f"            os.write(1, msgpack.packb({{'type': 'hello', 'version': 1, 'name': 'hb', 'games': {games!r}}}))\n"
+        f"            os.write(1, msgpack.packb({hello}))\n"
         "        elif m['type'] == 'bye':\n"
         "            sys.exit(0)\n")
-    return f"cmd:{PY} {script}"
+    return path
+
+
+def hello_bot(tmp_path: Path, games: list[str] | None) -> str:
+    """A program that says hello (playing ``games``) and exits at bye or end of input."""
+    hello = f"{{'type': 'hello', 'version': 1, 'name': 'hb', 'games': {games!r}}}"
+    return f"cmd:{PY} {hello_script(tmp_path / 'hello_bot.py', hello)}"
 
 
 # ------------------------------------------------------------------------------------------------ parse_spec
@@ -238,18 +244,7 @@ def test_check_supports_refuses_a_program_that_cannot_start_in_one_line(tmp_path
 
 def cwd_bot(folder: Path) -> Path:
     """A program that says hello under the name of the folder it runs in."""
-    script = folder / "cwd_bot.py"
-    script.write_text(
-        "import os, sys, msgpack\n"
-        "u = msgpack.Unpacker(raw=False)\n"
-        "while (data := os.read(0, 65536)):\n"
-        "    u.feed(data)\n"
-        "    for m in u:\n"
-        "        if m['type'] == 'hello':\n"
-        "            os.write(1, msgpack.packb({'type': 'hello', 'version': 1, 'name': os.getcwd()}))\n"
-        "        elif m['type'] == 'bye':\n"
-        "            sys.exit(0)\n")
-    return script
+    return hello_script(folder / "cwd_bot.py", "{'type': 'hello', 'version': 1, 'name': os.getcwd()}")
 
 
 def test_a_prefix_gives_the_entrant_its_name_clock_and_folder(tmp_path: Path) -> None:
