@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,7 +28,7 @@ from .terminal import printable
 
 __all__ = ["CliContext", "Command", "GAME_OPTION", "MOVE_TIME", "TIME_BANK", "ON_FAULT_HELP", "RefereeGroup",
            "TABLE_FORMATS", "WIRE_LOG", "check_format", "cli_registry", "command_tree", "format_table",
-           "interrupt_said", "one_line_errors", "parse_options", "print_json", "say_interrupted", "warn"]
+           "interrupt_said", "one_line_errors", "one_of", "parse_options", "print_json", "say_interrupted", "warn"]
 
 #: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
 MAX_MS = 2**31 - 1
@@ -74,6 +74,16 @@ class Command(TyperCommand):
         for param in self.params:
             if type(param) is TyperArgument and param.metavar is not None:
                 param.__class__ = _NamedArgument
+
+
+def one_of(choices: Sequence[str]) -> Callable[[str], str]:
+    """An option callback refusing a value not among ``choices``: a usage error, one line and exit code 2."""
+    def check(value: str) -> str:
+        if value not in choices:
+            raise typer.BadParameter(f"choose from {', '.join(choices)}, got {value!r}")
+        return value
+
+    return check
 
 
 def check_format(fmt: str) -> None:

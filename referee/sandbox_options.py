@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from .cli_common import warn
+from .cli_common import one_of, warn
 from .sandbox import DEFAULT_FILE_SIZE_MB, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, MODES, Sandbox, resolve
 
 __all__ = ["SANDBOX", "BOT_ENV", "BOT_MEMORY", "BOT_PROCESSES", "BOT_FILE_SIZE", "sandbox_for"]
 
 
-def _mode(value: str) -> str:
-    if value not in MODES:
-        raise typer.BadParameter(f"choose auto, on or off, not {value!r}")
-    return value
-
-
-SANDBOX = typer.Option("auto", "--sandbox", metavar="auto|on|off", callback=_mode,
+SANDBOX = typer.Option("auto", "--sandbox", metavar="auto|on|off", callback=one_of(MODES),
                        help="Run each program bot in the bwrap sandbox (docs/SECURITY.md): auto uses it where it "
                             "works (else one warning), on refuses to run without it, off runs bots unconfined.")
 BOT_ENV = typer.Option([], "--bot-env", metavar="NAME[=VALUE]",

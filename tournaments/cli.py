@@ -24,6 +24,7 @@ from referee.cli_common import (
     check_format,
     cli_registry,
     format_table,
+    one_of,
     parse_options,
     print_json,
     say_interrupted,
@@ -256,13 +257,7 @@ def hidden_files(db: Path, wire_log: WireLog | None = None) -> list[str]:
 
 
 WORKERS = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W", help="Worker processes.")
-def _affinity(value: str) -> str:
-    if value not in AFFINITIES:
-        raise typer.BadParameter(f"choose from {', '.join(AFFINITIES)}, got {value!r}")
-    return value
-
-
-AFFINITY = typer.Option("auto", "--affinity", metavar="auto|off", callback=_affinity,
+AFFINITY = typer.Option("auto", "--affinity", metavar="auto|off", callback=one_of(AFFINITIES),
                         help="auto: pin each worker process and its bots to a core of its own, when there are no "
                         "more workers than cores (Linux; a request and its answer then wait for no other core); "
                         "off: never.")
