@@ -25,7 +25,7 @@ from .results import GameResult
 from .rng import derive_seed
 
 __all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed", "check_policy",
-           "default_action", "game_result", "play_game"]
+           "choice_index", "default_action", "game_result", "play_game"]
 
 POLICIES = ("forfeit", "continue")
 
@@ -53,6 +53,10 @@ class GameRecord:
     result: GameResult
     #: seat → what the bot wrote on stderr during this game (bots in other processes; capped)
     stderr: dict[int, str] = field(default_factory=dict)
+    #: the index of each action in its decision's legal list (canonical order, C-7), as played or replayed; empty
+    #: for a record read from a file and not replayed. Derived from the actions, so records compare without them.
+    #: Compact storage keeps these instead of the texts.
+    choices: list[int] = field(default_factory=list, compare=False)
 
     @property
     def faults(self) -> tuple[Fault, ...]:
@@ -149,6 +153,7 @@ def play_game(
             faults.append(_fault(seat, 0, exc))
             disabled[seat] = True
     actions: list[str] = []
+    choices: list[int] = []
     cursors = [0] * n
     seen = 0
     if listener:
@@ -177,6 +182,7 @@ def play_game(
                     # with the text, and only the engine knows which legal action has it.
                     if isinstance(action, str):
                         action = state.parse_action(action)
+                    choice = choice_index(legal, action)
                     state.apply(action)  # the engine's own errors propagate: they are not the bot's fault
                 except IllegalActionError:
                     faults.append(Fault(seat, FaultKind.ILLEGAL, index,
@@ -184,8 +190,10 @@ def play_game(
                     action = None
         if not isinstance(action, Action):
             action = default_action(legal)
+            choice = choice_index(legal, action)
             state.apply(action)
         actions.append(action.text)
+        choices.append(choice)
         if listener:
             listener(state, state.events(seen, None))
             seen = state.log_size
@@ -204,7 +212,18 @@ def play_game(
         if text:
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
-                      actions, policy, result, stderr)
+                      actions, policy, result, stderr, choices)
+
+
+def choice_index(legal: Sequence[Action], action: Action) -> int:
+    """The index of ``action`` in ``legal`` (-1 if it is not there: then applying it raises)."""
+    for i, candidate in enumerate(legal):  # identity first, as State.apply looks
+        if candidate is action:
+            return i
+    for i, candidate in enumerate(legal):
+        if candidate == action:
+            return i
+    return -1
 
 
 def _fault(seat: int, decision: int, exc: BaseException) -> Fault:

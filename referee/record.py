@@ -21,7 +21,7 @@ from protocol.wire import too_deep
 
 from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
-from .match import GameRecord, game_result
+from .match import GameRecord, choice_index, game_result
 from .results import REQUIRED, GameResult
 
 __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_text", "read_record", "write_record",
@@ -191,12 +191,15 @@ def replay(
     if listener:
         listener(state, state.events(0, None))
         seen = state.log_size
+    choices: list[int] = []
     for i, text in enumerate(record.actions):
         seat = state.to_act
         if seat is None:
             raise RecordError(f"action {i} ({text}): the game was already over")
         try:
-            state.apply(state.parse_action(text))
+            action = state.parse_action(text)
+            choices.append(choice_index(state.legal_actions(), action))
+            state.apply(action)
         except IllegalActionError as exc:
             raise RecordError(f"action {i} differs: {exc}") from None
         if listener:
@@ -211,4 +214,4 @@ def replay(
             raise RecordError(f"result field {key!r} differs: the record says {stored!r}, the replay gives "
                               f"{replayed[key]!r}")
     return GameRecord(record.game, record.seats, record.seed, record.dealer, dict(state.options), record.bots,
-                      record.actions, record.policy, result, record.stderr)
+                      record.actions, record.policy, result, record.stderr, choices)

@@ -269,3 +269,23 @@ def test_malformed_faults(tmp_path: Path, faults: list[Any]) -> None:
     data["faults"] = faults
     with pytest.raises(RecordError, match="'faults'"):
         read_record(write_json(tmp_path, data))
+
+
+@pytest.mark.parametrize(("game_id", "seats"), [("durak", 2), ("durak", 4), ("kazaki", 3)])
+def test_choices_index_each_action_in_its_legal_list(game_id: str, seats: int) -> None:
+    """The choices a game records name its actions (C-7 canonical order), and a replay re-derives the same ones."""
+    record = play_game(GAMES[game_id], [Crasher()] + [RandomBot() for _ in range(seats - 1)], seed=11)
+    assert len(record.choices) == len(record.actions) and record.faults
+    state = GAMES[game_id].new_state(seats, 11, record.options)
+    for choice, text in zip(record.choices, record.actions, strict=True):
+        legal = state.legal_actions()
+        assert legal[choice].text == text
+        state.apply(legal[choice])
+    assert state.to_act is None
+    assert replay(read_back(record), find_game).choices == record.choices
+
+
+def read_back(record: GameRecord) -> GameRecord:
+    loaded = record_from_dict(record_to_dict(record))
+    assert loaded.choices == []  # a file holds the texts only
+    return loaded
