@@ -14,12 +14,12 @@ import os
 import sqlite3
 import urllib.parse
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from protocol.errors import ParseError
 from protocol.faults import Fault
+from referee.engine import Game
 from referee.errors import RecordError, StorageError
 from referee.results import GameResult
 
@@ -45,26 +45,17 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """A stored game as the table reads it. The row's ``places`` and ``faults`` columns repeat its result's (the
-    database format keeps them); a row holds them once, in :attr:`result`, and a row whose copies disagree is
-    damaged."""
+class GameRow(NamedTuple):
+    """A stored game as the table and the listing read it: lean, so that a million of them are cheap to stream
+    (:meth:`Store.games`). Its whole record is :meth:`Store.record`."""
 
     seq: int
     key: str
     seed: int
-    seating: list[str]
-    result: GameResult
+    seating: tuple[str, ...]  # the entrant name in each seat
+    places: tuple[int, ...]  # the place of each seat, after the fault policy
+    faults: tuple[Fault, ...]  # () for a game without faults
     decisions: int
-
-    @property
-    def places(self) -> tuple[int, ...]:
-        return self.result.places
-
-    @property
-    def faults(self) -> tuple[Fault, ...]:
-        return self.result.faults
 
 
 class FinishedGame(NamedTuple):
@@ -285,14 +276,26 @@ class Store:
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
 
-    def games(self) -> Iterator[GameRow]:
+    def games(self, *, entrant: str | None = None, faulted: bool = False) -> Iterator[GameRow]:
+        """The stored games in schedule order (seq), streamed: ``entrant``, only the games it played; ``faulted``,
+        only the games with a fault. A damaged row is a StorageError naming it and its column."""
         try:
             rows = self.db.execute(
                 "SELECT seq, key, seed, seating, places, result, faults, decisions FROM games ORDER BY seq")
             for seq, key, seed, seating, places, result, faults, decisions in rows:
-                yield self._row(seq, key, seed, seating, places, result, faults, decisions)
+                row = self._row(seq, key, seed, seating, places, result, faults, decisions)
+                if (entrant is None or entrant in row.seating) and (not faulted or row.faults):
+                    yield row
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
+
+    def tally(self) -> Iterator[tuple[tuple[str, ...], tuple[int, ...], int]]:
+        """How many stored games ended with each (seating, places): what a rating table is computed from."""
+        counts: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+        for row in self.games():
+            counts[row.seating, row.places] = counts.get((row.seating, row.places), 0) + 1
+        for (seating, places), n in counts.items():
+            yield seating, places, n
 
     def _json(self, text: Any, what: str) -> Any:
         try:
@@ -329,11 +332,12 @@ class Store:
         if damaged:
             raise StorageError(f"{self.path}: {what} is damaged (column {damaged!r})")
         assert typed is not None
-        return GameRow(seq, key, seed_value, seating_v, typed, decisions)
+        return GameRow(seq, key, seed_value, tuple(seating_v), typed.places, typed.faults, decisions)
 
-    def record(self, key: str) -> dict[str, Any] | None:
+    def record(self, key: str, game: Game | None = None) -> dict[str, Any] | None:
         """The game's whole record, as ``referee play --record`` writes it (the stderr tails of the seats that
-        faulted included), or None when no game has that key."""
+        faulted included), or None when no game has that key. ``game``: the tournament's game (the engine that
+        turns stored choices back into action texts); None: the registry's."""
         try:
             row = self.db.execute("SELECT record, stderr FROM games WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error as exc:

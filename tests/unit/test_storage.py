@@ -74,10 +74,12 @@ def test_add_and_read_games(db: Path) -> None:
         store.add_game(0, "t0.d0.r0", 7, ["heuristic", "random"], record([1, 2], actions=5), {})
         rows = list(store.games())
         assert rows == [  # in schedule order (seq), whatever the order they finished in
-            GameRow(0, "t0.d0.r0", 7, ["heuristic", "random"], GameResult.from_dict(record([1, 2])["result"]), 5),
-            GameRow(5, "t1.d0.r1", 2**64 - 1, ["random", "heuristic"],
-                    GameResult.from_dict(record([2, 1], faults=faults)["result"]), 3),
+            GameRow(0, "t0.d0.r0", 7, ("heuristic", "random"), (1, 2), (), 5),
+            GameRow(5, "t1.d0.r1", 2**64 - 1, ("random", "heuristic"), (2, 1),
+                    GameResult.from_dict(record([2, 1], faults=faults)["result"]).faults, 3),
         ]
+        assert list(store.games(entrant="random", faulted=True)) == rows[1:]
+        assert sorted(store.tally()) == [(("heuristic", "random"), (1, 2), 1), (("random", "heuristic"), (2, 1), 1)]
         assert rows[1].places == (2, 1) and [f.to_dict() for f in rows[1].faults] == faults
         assert store.count() == 2
         assert store.done_keys() == {"t0.d0.r0", "t1.d0.r1"}
