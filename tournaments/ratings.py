@@ -20,14 +20,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from openskill.models import PlackettLuce
 
 from .sprt import PairedScores, deal_score
 
-__all__ = ["LiveRatings", "Fit", "fit", "bootstrap", "ELO", "head_to_head", "HeadToHead", "wilson"]
+__all__ = ["LiveRatings", "Fit", "fit", "bootstrap", "bootstrap_patterns", "ELO", "head_to_head", "HeadToHead",
+           "HeadToHeads", "wilson"]
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 CENTRE = 1500.0
@@ -97,10 +98,10 @@ def _stages_of(game: Placing, teams: Sequence[Sequence[int]] | None) -> list[Sta
     return stages
 
 
-def _stages(games: Iterable[Placing], teams: Sequence[Sequence[int]] | None) -> Counter:
-    """Count the distinct likelihood stages over all games: stage → how often."""
+def _stages(games: Iterable[Placing] | Counter[Placing], teams: Sequence[Sequence[int]] | None) -> Counter:
+    """Count the distinct likelihood stages over all games (or a Counter of them): stage → how often."""
     stages: Counter = Counter()
-    for game, count in Counter(games).items():
+    for game, count in (games if isinstance(games, Counter) else Counter(games)).items():
         for stage in _stages_of(game, teams):
             stages[stage] += count
     return stages
@@ -151,9 +152,10 @@ def _newton(n: int, compiled: Compiled, counts: Sequence[float], prior: float,
     return theta, info, iteration
 
 
-def fit(n: int, games: Iterable[Placing], *, teams: Sequence[Sequence[int]] | None = None,
+def fit(n: int, games: Iterable[Placing] | Counter[Placing], *, teams: Sequence[Sequence[int]] | None = None,
         prior_elo: float = 1000.0) -> Fit:
-    """The whole-pool Plackett-Luce fit of ``n`` entrants (indices 0..n-1)."""
+    """The whole-pool Plackett-Luce fit of ``n`` entrants (indices 0..n-1), from the games or a Counter of them
+    (game → how often: what a table of a million games holds, since identical games are fitted once)."""
     prior = (ELO / prior_elo) ** 2
     stages = _stages(games, teams)
     theta, info, iterations = _newton(n, _compile(n, stages), list(stages.values()), prior)
@@ -173,8 +175,6 @@ def bootstrap(n: int, games: Sequence[Placing], *, samples: int = 200, seed: int
     every game of a drawn deal, so under duplicate deals the rotations of one deck stay together and the
     interval sees that their luck cancels. Without ``deals`` every game is a deal of its own.
     """
-    base = fit(n, games, teams=teams, prior_elo=prior_elo)
-    prior = (ELO / prior_elo) ** 2
     patterns: dict[Placing, int] = {}
     pattern_of = np.array([patterns.setdefault(game, len(patterns)) for game in games], dtype=np.intp)
     deal_ids: dict[Hashable, int] = {}
@@ -182,10 +182,24 @@ def bootstrap(n: int, games: Sequence[Placing], *, samples: int = 200, seed: int
                                                                          else deals)], dtype=np.intp)
     if len(deal_of) != len(games):
         raise ValueError(f"{len(deal_of)} deals given for {len(games)} games")
+    return bootstrap_patterns(n, list(patterns), pattern_of, deal_of, samples=samples, seed=seed, teams=teams,
+                              prior_elo=prior_elo)
+
+
+def bootstrap_patterns(n: int, patterns: Sequence[Placing], pattern_of: np.ndarray, deal_of: np.ndarray, *,
+                       samples: int = 200, seed: int = 0, teams: Sequence[Sequence[int]] | None = None,
+                       prior_elo: float = 1000.0) -> Fit:
+    """:func:`bootstrap` of games given compactly: game i is ``patterns[pattern_of[i]]``, of deal ``deal_of[i]``
+    (deals numbered 0, 1, … in order of first appearance), so a million games cost two integer arrays."""
+    pattern_games = np.bincount(pattern_of, minlength=len(patterns))
+    base = fit(n, Counter({game: int(count) for game, count in zip(patterns, pattern_games, strict=True)}),
+               teams=teams, prior_elo=prior_elo)
+    prior = (ELO / prior_elo) ** 2
+    deal_count = int(deal_of.max()) + 1 if len(deal_of) else 0
     # A resample's stage counts, linearly from its pattern counts: stage_of[k] counts pattern pair_pattern[k].
     stage_ids: dict[Stage, int] = {}
     pair_stage, pair_pattern = [], []
-    for game, p in patterns.items():
+    for p, game in enumerate(patterns):
         for stage in _stages_of(game, teams):
             pair_stage.append(stage_ids.setdefault(stage, len(stage_ids)))
             pair_pattern.append(p)
@@ -194,7 +208,7 @@ def bootstrap(n: int, games: Sequence[Placing], *, samples: int = 200, seed: int
     rng = np.random.default_rng(seed)
     draws = np.empty((samples, n))
     for k in range(samples):
-        drawn = np.bincount(rng.integers(0, len(deal_ids), len(deal_ids)), minlength=len(deal_ids))
+        drawn = np.bincount(rng.integers(0, deal_count, deal_count), minlength=deal_count)
         pattern_counts = np.bincount(pattern_of, weights=drawn[deal_of], minlength=len(patterns))
         counts = np.bincount(stage_of, weights=pattern_counts[pattern_pairs], minlength=len(stage_ids))
         theta, _, _ = _newton(n, compiled, counts.tolist(), prior)
@@ -276,31 +290,73 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 def head_to_head(games: Sequence[Placing], a: int, b: int, deals: Sequence[Hashable] | None = None) -> HeadToHead:
-    """``a`` against ``b`` over their two-seat games. ``deals[i]`` names the deal of game i (its deck seed): two games
-    of one deal with the seats swapped are a deal pair, scored for ``a`` as tournaments.sprt scores a game pair
-    (:func:`~tournaments.sprt.deal_score`). A game whose deal has no such partner (a partial tournament, or
-    ``deals`` not given: independent deals) counts in W/D/L only, unless no pair is complete at all."""
-    wins = draws = losses = 0
-    by_deal: dict[Hashable, list[int]] = {}
+    """``a`` against ``b`` over their two-seat games (:class:`HeadToHeads`, of these games in this order).
+    ``deals[i]`` names the deal of game i (its deck seed); without ``deals`` every game is a deal of its own."""
+    tally = HeadToHeads()
     for i, (seating, places) in enumerate(games):
-        if len(seating) != 2 or {a, b} != set(seating):
-            continue
-        pa, pb = places[seating.index(a)], places[seating.index(b)]
-        if pa < pb:
-            wins += 1
-        elif pa > pb:
-            losses += 1
-        else:
-            draws += 1
-        if deals is not None:
-            by_deal.setdefault(deals[i], []).append(i)
-    pairs = PairedScores()
-    for members in by_deal.values():
+        tally.add(seating, places, None if deals is None else deals[i])
+    return tally.result(a, b)
+
+
+@dataclass
+class HeadToHeads:
+    """The two-seat head-to-heads of every pair of entrants, from games streamed in schedule order: memory for each
+    pair of entrants, not for each game.
+
+    Two games of one deal (its deck seed) with the seats swapped are a deal pair, scored for the first of the two
+    entrants as tournaments.sprt scores a game pair (:func:`~tournaments.sprt.deal_score`). A deal's games come one
+    after another among the pair's games (the schedule numbers a deal's rotations consecutively: ``seq``), so a
+    deal is complete when the pair's next game is of another deal. A deal with other than two games of the pair,
+    or the same seating twice, is no pair; a game without a partner (a partial tournament, or ``deal`` None:
+    independent deals) counts in W/D/L only, unless no pair is complete at all."""
+
+    _wdl: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # for the pair's first: W, D, L
+    _pairs: dict[tuple[int, int], PairedScores] = field(default_factory=dict)  # for the pair's first
+    _open: dict[tuple[int, int], tuple[Hashable, list[Placing]]] = field(
+        default_factory=dict)  # the pair's games of its latest deal
+
+    def add(self, seating: Sequence[int], places: Sequence[int], deal: Hashable | None) -> None:
+        """One game (of two seats: others are not head-to-head and are ignored); ``deal``: its deck seed."""
+        if len(seating) != 2 or seating[0] == seating[1]:
+            return
+        x, y = seating
+        pair = (x, y) if x < y else (y, x)
+        wdl = self._wdl.get(pair)
+        if wdl is None:
+            wdl = self._wdl[pair] = [0, 0, 0]
+        first, second = (places[0], places[1]) if x == pair[0] else (places[1], places[0])
+        wdl[0 if first < second else 2 if first > second else 1] += 1
+        if deal is None:
+            return
+        pending = self._open.get(pair)
+        if pending is not None and pending[0] == deal:
+            pending[1].append((tuple(seating), tuple(places)))
+            return
+        if pending is not None:
+            self._close(pair, pending[1])
+        self._open[pair] = (deal, [(tuple(seating), tuple(places))])
+
+    def _close(self, pair: tuple[int, int], members: list[Placing]) -> None:
         if len(members) != 2:
-            continue
-        (s1, p1), (s2, p2) = games[members[0]], games[members[1]]
-        if s1 != s2[::-1]:
-            continue  # not the same two bots with the seats swapped
-        first, second = (p1, p2) if s1[0] == a else (p2, p1)  # first: a in seat 0
-        pairs.add(deal_score([first[0], second[1]], [second[0], first[1]], 2))
-    return HeadToHead(a, b, wins, draws, losses, pairs if pairs.n else None)
+            return
+        (s1, p1), (s2, p2) = members
+        if s1[0] == s2[0]:
+            return  # the same seating twice: not the same two bots with the seats swapped
+        one, two = (p1, p2) if s1[0] == pair[0] else (p2, p1)  # one: the pair's first in seat 0
+        scores = self._pairs.get(pair)
+        if scores is None:
+            scores = self._pairs[pair] = PairedScores()
+        scores.add(deal_score([one[0], two[1]], [two[0], one[1]], 2))
+
+    def result(self, a: int, b: int) -> HeadToHead:
+        """``a`` against ``b``: their :class:`HeadToHead`."""
+        pair = (a, b) if a < b else (b, a)
+        if pair in self._open:  # the latest deal is complete once no more games come
+            self._close(pair, self._open.pop(pair)[1])
+        wins, draws, losses = self._wdl.get(pair, [0, 0, 0])
+        scores = self._pairs.get(pair)
+        if scores is not None and pair[0] != a:  # scored for the pair's first: the other's score is 1 − it
+            scores = PairedScores(scores.n, scores.n - scores.total, scores.n - 2 * scores.total + scores.squares)
+        if pair[0] != a:
+            wins, losses = losses, wins
+        return HeadToHead(a, b, wins, draws, losses, scores if scores is not None and scores.n else None)

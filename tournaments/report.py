@@ -4,15 +4,23 @@ A table can be partial (an interrupted or running tournament): it says how many 
 ``scheduled``. Since the schedule is played round by round, a prefix is a fair sample. An entrant without a game
 yet is *unrated*: no rating and no interval (``None``), ranked after every rated entrant; the fit rates only the
 entrants that played, centred at 1500 among them.
+
+The rows are read once, as they come (``Store.games()`` streams them): the table keeps a count per distinct
+(seating, places), the faults and the deal pairs in flight, so its memory does not grow with the number of games.
+Only ``--bootstrap`` keeps something per game: two integers (its pattern and its deal, 8 bytes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .ratings import Placing, bootstrap, fit, head_to_head
+import numpy as np
+
+from .ratings import HeadToHeads, Placing, bootstrap_patterns, fit
 from .storage import GameRow
 
 __all__ = ["Report", "build_report"]
@@ -50,45 +58,69 @@ class Report:
         }
 
 
-def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Sequence[Sequence[int]] | None = None,
+def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Sequence[Sequence[int]] | None = None,
                  bootstrap_samples: int = 0, seed: int = 0, scheduled: int | None = None) -> Report:
-    """The table of ``rows``, the games stored so far; ``scheduled``: the games of the whole schedule (the table is
-    partial while fewer are stored)."""
+    """The table of ``rows``, the games stored so far, in ``seq`` order (a stream, read once); ``scheduled``: the
+    games of the whole schedule (the table is partial while fewer are stored)."""
     index = {name: i for i, name in enumerate(entrants)}
     n = len(entrants)
-    games: list[Placing] = []
+    counts: Counter[tuple[tuple[str, ...], tuple[int, ...]]] = Counter()  # (seating, places) → games
+    faults = [0] * n
+    two_seats = True
+    h2h = HeadToHeads()
+    # --bootstrap: each game's pattern (its index in ``patterns``) and deal. Under duplicate deals, every rotation of
+    # a deck shares its seed, and the schedule numbers them consecutively: a deal is a run of one seed.
+    patterns: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+    pattern_of, deal_of = array("i"), array("i")
+    deal, deals = None, -1
+    for row in rows:
+        seating, places = tuple(row.seating), tuple(row.places)
+        counts[seating, places] += 1
+        for fault in row.faults:
+            faults[index[seating[fault.seat]]] += 1
+        if len(seating) == 2:
+            h2h.add((index[seating[0]], index[seating[1]]), places, row.seed)
+        else:
+            two_seats = False
+        if bootstrap_samples:
+            pattern_of.append(patterns.setdefault((seating, places), len(patterns)))
+            if row.seed != deal:
+                deal, deals = row.seed, deals + 1
+            deal_of.append(deals)
     played = [0] * n
-    place_sum = [0.0] * n
+    place_sum = [0] * n
     first = [0] * n
     last = [0] * n
-    faults = [0] * n
     ahead = [[0] * n for _ in range(n)]
     shared = [[0] * n for _ in range(n)]
-    for row in rows:
-        seating = tuple(index[name] for name in row.seating)
-        places = tuple(row.places)
-        games.append((seating, places))
+    for (names, places), count in counts.items():
+        who = tuple(index[name] for name in names)
         worst = max(places)
-        for seat, e in enumerate(seating):
-            played[e] += 1
-            place_sum[e] += places[seat]
-            first[e] += places[seat] == 1
-            last[e] += places[seat] == worst and min(places) != worst
-            for other_seat, o in enumerate(seating):
+        for seat, e in enumerate(who):
+            played[e] += count
+            place_sum[e] += places[seat] * count
+            first[e] += count * (places[seat] == 1)
+            last[e] += count * (places[seat] == worst and min(places) != worst)
+            for other_seat, o in enumerate(who):
                 if o != e:
-                    shared[e][o] += 1
-                    ahead[e][o] += places[seat] < places[other_seat]
-        for fault in row.faults:
-            faults[seating[fault.seat]] += 1
-    deals = [row.seed for row in rows]  # under duplicate deals, every rotation of a deck shares its seed
+                    shared[e][o] += count
+                    ahead[e][o] += count * (places[seat] < places[other_seat])
     rated = [i for i in range(n) if played[i]]  # the fit rates the entrants that played, centred among them
     ratings: list[float | None] = [None] * n
     cis: list[float | None] = [None] * n
-    if games:
-        compact = {e: k for k, e in enumerate(rated)}
-        placings = [(tuple(compact[e] for e in seating), places) for seating, places in games]
-        result = (bootstrap(len(rated), placings, samples=bootstrap_samples, seed=seed, teams=teams, deals=deals)
-                  if bootstrap_samples else fit(len(rated), placings, teams=teams))
+    if counts:
+        compact = {entrants[e]: k for k, e in enumerate(rated)}
+
+        def placing(names: tuple[str, ...], places: tuple[int, ...]) -> Placing:
+            return tuple(compact[name] for name in names), places
+
+        if bootstrap_samples:
+            result = bootstrap_patterns(len(rated), [placing(*game) for game in patterns],
+                                        np.frombuffer(pattern_of, dtype=np.intc).astype(np.intp),
+                                        np.frombuffer(deal_of, dtype=np.intc).astype(np.intp),
+                                        samples=bootstrap_samples, seed=seed, teams=teams)
+        else:
+            result = fit(len(rated), Counter({placing(*game): count for game, count in counts.items()}), teams=teams)
         for k, e in enumerate(rated):
             ratings[e], cis[e] = float(result.rating[k]), float(result.ci[k])
     # Best first; the unrated (no game yet) after every rated entrant, in entrant order.
@@ -109,10 +141,10 @@ def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seq
     ]
     share = [[round(ahead[i][j] / shared[i][j], 4) if shared[i][j] else None for j in range(n)] for i in range(n)]
     pairs = []
-    if games and all(len(s) == 2 for s, _ in games):
+    if counts and two_seats:
         for a in range(n):
             for b in range(a + 1, n):
-                h = head_to_head(games, a, b, deals)
+                h = h2h.result(a, b)
                 if h.games:
                     elo, err = h.elo()
                     low, high = h.interval()
@@ -120,4 +152,4 @@ def build_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seq
                                   "draws": h.draws, "losses": h.losses, "score": round(h.score, 4),
                                   "elo": round(elo, 1), "elo_error": round(err, 1), "los": round(h.los(), 4),
                                   "pairs": h.pair_count, "elo_low": round(low, 1), "elo_high": round(high, 1)})
-    return Report(list(entrants), len(games), table, share, pairs, scheduled=scheduled)
+    return Report(list(entrants), sum(counts.values()), table, share, pairs, scheduled=scheduled)

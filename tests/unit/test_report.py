@@ -7,18 +7,16 @@ takes from the rows beyond seatings and places: the deals, which the bootstrap k
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pytest
 
-from referee.results import GameResult
 from tournaments.report import build_report
 from tournaments.storage import GameRow
 
 
-def row(seq: int, seed: int, seating: list[str], places: list[int] | tuple[int, ...]) -> GameRow:
-    order = tuple((seat,) for seat in sorted(range(len(places)), key=lambda s: places[s]))
-    result = GameResult("durak", len(places), tuple(places), tuple(places), order, order, (0,) * len(places))
-    return GameRow(seq, f"t0.d{seed}.r{seq % 2}", seed, seating, result, 10)
+def row(seq: int, seed: int, seating: Sequence[str], places: Sequence[int]) -> GameRow:
+    return GameRow(seq, f"t0.d{seed}.r{seq % 2}", seed, tuple(seating), tuple(places), (), 10)
 
 
 def test_the_bootstrap_keeps_the_rotations_of_a_deck_together() -> None:
