@@ -290,33 +290,38 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 def head_to_head(games: Sequence[Placing], a: int, b: int, deals: Sequence[Hashable] | None = None) -> HeadToHead:
-    """``a`` against ``b`` over their two-seat games (:class:`HeadToHeads`, of these games in this order).
-    ``deals[i]`` names the deal of game i (its deck seed); without ``deals`` every game is a deal of its own."""
+    """``a`` against ``b`` over their two-seat games (:class:`HeadToHeads` of these games, in this order).
+    ``deals[i]`` names the deal of game i (its deck seed), and the games of a deal come one after another; without
+    ``deals`` every game is a deal of its own."""
     tally = HeadToHeads()
-    for i, (seating, places) in enumerate(games):
-        tally.add(seating, places, None if deals is None else deals[i])
+    run: list[Placing] = []
+    for i, game in enumerate(games):
+        tally.add(*game)
+        if deals is not None:
+            if run and deals[i] != deals[i - 1]:
+                tally.deal(run)
+                run = []
+            run.append(game)
+    tally.deal(run)
     return tally.result(a, b)
 
 
 @dataclass
 class HeadToHeads:
-    """The two-seat head-to-heads of every pair of entrants, from games streamed in schedule order: memory for each
-    pair of entrants, not for each game.
+    """The two-seat head-to-heads of every pair of entrants: memory for each pair of entrants, not for each game.
 
-    Two games of one deal (its deck seed) with the seats swapped are a deal pair, scored for the first of the two
-    entrants as tournaments.sprt scores a game pair (:func:`~tournaments.sprt.deal_score`). A deal's games come one
-    after another among the pair's games (the schedule numbers a deal's rotations consecutively: ``seq``), so a
-    deal is complete when the pair's next game is of another deal. A deal with other than two games of the pair,
-    or the same seating twice, is no pair; a game without a partner (a partial tournament, or ``deal`` None:
-    independent deals) counts in W/D/L only, unless no pair is complete at all."""
+    W/D/L count games (:meth:`add`). A deal (:meth:`deal`: the games of one deck seed) of two games of the same two
+    bots with the seats swapped is a deal pair, scored for the first of the two as tournaments.sprt scores a game
+    pair (:func:`~tournaments.sprt.deal_score`); any other deal is no pair. The schedule numbers a deal's rotations
+    consecutively (``seq``), so a stream of games in schedule order meets each deal as a run of one seed. A game
+    without a partner (a partial tournament, or independent deals) counts in W/D/L only, unless no pair is complete
+    at all."""
 
     _wdl: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # for the pair's first: W, D, L
     _pairs: dict[tuple[int, int], PairedScores] = field(default_factory=dict)  # for the pair's first
-    _open: dict[tuple[int, int], tuple[Hashable, list[Placing]]] = field(
-        default_factory=dict)  # the pair's games of its latest deal
 
-    def add(self, seating: Sequence[int], places: Sequence[int], deal: Hashable | None) -> None:
-        """One game (of two seats: others are not head-to-head and are ignored); ``deal``: its deck seed."""
+    def add(self, seating: Sequence[int], places: Sequence[int], count: int = 1) -> None:
+        """``count`` games of this seating and places (of two seats: others are no head-to-head, ignored)."""
         if len(seating) != 2 or seating[0] == seating[1]:
             return
         x, y = seating
@@ -325,34 +330,28 @@ class HeadToHeads:
         if wdl is None:
             wdl = self._wdl[pair] = [0, 0, 0]
         first, second = (places[0], places[1]) if x == pair[0] else (places[1], places[0])
-        wdl[0 if first < second else 2 if first > second else 1] += 1
-        if deal is None:
-            return
-        pending = self._open.get(pair)
-        if pending is not None and pending[0] == deal:
-            pending[1].append((tuple(seating), tuple(places)))
-            return
-        if pending is not None:
-            self._close(pair, pending[1])
-        self._open[pair] = (deal, [(tuple(seating), tuple(places))])
+        wdl[0 if first < second else 2 if first > second else 1] += count
 
-    def _close(self, pair: tuple[int, int], members: list[Placing]) -> None:
-        if len(members) != 2:
+    def deal(self, games: Sequence[Placing], count: int = 1) -> None:
+        """The games of one deal (or of ``count`` deals that went alike): a deal pair when they are two games of two
+        bots with the seats swapped."""
+        if len(games) != 2:
             return
-        (s1, p1), (s2, p2) = members
-        if s1[0] == s2[0]:
-            return  # the same seating twice: not the same two bots with the seats swapped
+        (s1, p1), (s2, p2) = games
+        if len(s1) != 2 or s1[0] == s1[1] or tuple(s1) != tuple(s2[::-1]):
+            return
+        pair = (s1[0], s1[1]) if s1[0] < s1[1] else (s1[1], s1[0])
         one, two = (p1, p2) if s1[0] == pair[0] else (p2, p1)  # one: the pair's first in seat 0
         scores = self._pairs.get(pair)
         if scores is None:
             scores = self._pairs[pair] = PairedScores()
-        scores.add(deal_score([one[0], two[1]], [two[0], one[1]], 2))
+        y = deal_score([one[0], two[1]], [two[0], one[1]], 2)  # a multiple of ⅛: the sums below are exact
+        scores.n, scores.total, scores.squares = (scores.n + count, scores.total + count * y,
+                                                  scores.squares + count * y * y)
 
     def result(self, a: int, b: int) -> HeadToHead:
         """``a`` against ``b``: their :class:`HeadToHead`."""
         pair = (a, b) if a < b else (b, a)
-        if pair in self._open:  # the latest deal is complete once no more games come
-            self._close(pair, self._open.pop(pair)[1])
         wins, draws, losses = self._wdl.get(pair, [0, 0, 0])
         scores = self._pairs.get(pair)
         if scores is not None and pair[0] != a:  # scored for the pair's first: the other's score is 1 − it

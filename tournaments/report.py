@@ -64,29 +64,49 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
     games of the whole schedule (the table is partial while fewer are stored)."""
     index = {name: i for i, name in enumerate(entrants)}
     n = len(entrants)
-    counts: Counter[tuple[tuple[str, ...], tuple[int, ...]]] = Counter()  # (seating, places) → games
+    Game = tuple[tuple[str, ...], tuple[int, ...]]  # (seating, places), by name
+    counts: dict[Game, int] = {}  # game → how often, in order of first appearance
     faults = [0] * n
     two_seats = True
     h2h = HeadToHeads()
-    # --bootstrap: each game's pattern (its index in ``patterns``) and deal. Under duplicate deals, every rotation of
-    # a deck shares its seed, and the schedule numbers them consecutively: a deal is a run of one seed.
-    patterns: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+    who: dict[tuple[str, ...], tuple[int, ...]] = {}  # a seating by entrant index
+
+    def seated(names: tuple[str, ...]) -> tuple[int, ...]:
+        seating = who.get(names)
+        if seating is None:
+            seating = who[names] = tuple(index[name] for name in names)
+        return seating
+
+    # A deal is a run of one seed: under duplicate deals every rotation of a deck shares its seed, and the schedule
+    # numbers them consecutively. Deals of two games are counted by their two games (what a deal pair needs);
+    # --bootstrap keeps each game's pattern (its index in ``patterns``) and deal.
+    two_game_deals: dict[tuple[Game, Game], int] = {}
+    deal: int | None = None
+    deal_games, deals = 0, -1
+    opening: Game = ((), ())
+    second = opening
     pattern_of, deal_of = array("i"), array("i")
-    deal, deals = None, -1
+    patterns: dict[Game, int] = {}
     for row in rows:
-        seating, places = tuple(row.seating), tuple(row.places)
-        counts[seating, places] += 1
-        for fault in row.faults:
-            faults[index[seating[fault.seat]]] += 1
-        if len(seating) == 2:
-            h2h.add((index[seating[0]], index[seating[1]]), places, row.seed)
+        game = (row.seating, row.places)
+        counts[game] = counts.get(game, 0) + 1
+        if row.faults:
+            for fault in row.faults:
+                faults[index[row.seating[fault.seat]]] += 1
+        if row.seed == deal:
+            deal_games += 1
+            second = game
         else:
-            two_seats = False
+            if deal_games == 2:
+                two_game_deals[opening, second] = two_game_deals.get((opening, second), 0) + 1
+            deal, deal_games, deals, opening = row.seed, 1, deals + 1, game
         if bootstrap_samples:
-            pattern_of.append(patterns.setdefault((seating, places), len(patterns)))
-            if row.seed != deal:
-                deal, deals = row.seed, deals + 1
+            pattern_of.append(patterns.setdefault(game, len(patterns)))
             deal_of.append(deals)
+    if deal_games == 2:
+        two_game_deals[opening, second] = two_game_deals.get((opening, second), 0) + 1
+    for (one, other), count in two_game_deals.items():
+        h2h.deal([(seated(one[0]), one[1]), (seated(other[0]), other[1])], count)
     played = [0] * n
     place_sum = [0] * n
     first = [0] * n
@@ -94,14 +114,16 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
     ahead = [[0] * n for _ in range(n)]
     shared = [[0] * n for _ in range(n)]
     for (names, places), count in counts.items():
-        who = tuple(index[name] for name in names)
+        seating = seated(names)
+        two_seats = two_seats and len(seating) == 2
+        h2h.add(seating, places, count)
         worst = max(places)
-        for seat, e in enumerate(who):
+        for seat, e in enumerate(seating):
             played[e] += count
             place_sum[e] += places[seat] * count
             first[e] += count * (places[seat] == 1)
             last[e] += count * (places[seat] == worst and min(places) != worst)
-            for other_seat, o in enumerate(who):
+            for other_seat, o in enumerate(seating):
                 if o != e:
                     shared[e][o] += count
                     ahead[e][o] += count * (places[seat] < places[other_seat])
@@ -120,7 +142,8 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
                                         np.frombuffer(deal_of, dtype=np.intc).astype(np.intp),
                                         samples=bootstrap_samples, seed=seed, teams=teams)
         else:
-            result = fit(len(rated), Counter({placing(*game): count for game, count in counts.items()}), teams=teams)
+            result = fit(len(rated), Counter({placing(*game): count for game, count in counts.items()}),
+                         teams=teams)
         for k, e in enumerate(rated):
             ratings[e], cis[e] = float(result.rating[k]), float(result.ci[k])
     # Best first; the unrated (no game yet) after every rated entrant, in entrant order.
