@@ -4,8 +4,9 @@ An executor takes scheduled games and yields their outcomes, in any order. The s
 not depend on where a game runs: an outcome carries its schedule key, and everything a game needs (game,
 options, entrants, seed) travels with the configuration (:mod:`tournaments.config`). A game is played by a
 :class:`tournaments.worker.GameWorker` wherever the executor puts it; :mod:`tournaments.local` is the executor of
-this machine. This module imports neither processes nor pipes: a second executor starts from here, and joins
-:data:`EXECUTORS`, the table ``referee tournament run/resume --executor NAME`` chooses from.
+this machine, :mod:`tournaments.dask_executor` that of many (a Dask cluster). This module imports neither processes
+nor pipes nor Dask: each executor is imported when it is chosen from :data:`EXECUTORS`, the table
+``referee tournament run/resume/join/sprt --executor NAME`` chooses from.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class Placement:
     wire_log: WireLog | None = None
     #: ``auto``: pin each worker and its bots to a core of its own where there are enough cores; ``off``: never
     affinity: str = "off"
+    #: the dask executor's cluster: ``tcp://HOST:PORT`` or ``local:N`` (None: ``local:WORKERS``)
+    scheduler: str | None = None
 
     def __post_init__(self) -> None:
         if self.affinity not in AFFINITIES:
@@ -73,14 +76,29 @@ def _local(config: TournamentConfig, placement: Placement) -> Executor:
     return LocalExecutor(config, placement.workers, placement.sandbox, placement.wire_log, affinity=placement.affinity)
 
 
+def _dask(config: TournamentConfig, placement: Placement) -> Executor:
+    """A Dask cluster (the optional extra ``referee[dask]``), from ``placement.scheduler``."""
+    from .dask_executor import DaskExecutor
+
+    return DaskExecutor(config, placement)
+
+
 #: The executors by the name ``--executor`` gives.
-EXECUTORS: dict[str, ExecutorFactory] = {"local": _local}
+EXECUTORS: dict[str, ExecutorFactory] = {"local": _local, "dask": _dask}
 DEFAULT_EXECUTOR = "local"
 
 
-def executor_factory(name: str) -> ExecutorFactory:
-    """The executor called ``name``; :class:`ConfigError` listing the choices for a name that is not one."""
+def executor_factory(name: str, scheduler: str | None = None) -> ExecutorFactory:
+    """The executor called ``name``; :class:`ConfigError` listing the choices for a name that is not one, and for a
+    ``--scheduler`` that is not for it, or malformed, or dask without ``distributed`` installed: all before a
+    tournament starts."""
     factory = EXECUTORS.get(name)
     if factory is None:
         raise ConfigError(f"unknown executor {name!r} (choices: {', '.join(sorted(EXECUTORS))})")
+    if name == "dask":
+        from .dask_executor import check_scheduler
+
+        check_scheduler(scheduler)
+    elif scheduler is not None:
+        raise ConfigError(f"--scheduler names a Dask cluster: it needs --executor dask (not {name})")
     return factory

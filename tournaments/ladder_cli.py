@@ -18,6 +18,7 @@ from .cli import (
     AFFINITY,
     EXECUTOR,
     FORMAT_HELP,
+    SCHEDULER,
     WORKERS,
     app,
     check_programs,
@@ -43,6 +44,7 @@ def join(
                                   help="A new entrant; repeat it. In a gauntlet the new entrants are candidates."),
     workers: int = WORKERS,
     executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
     bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
@@ -56,7 +58,7 @@ def join(
     the stored ones. Example: referee tournament join tournament.db --bot cmd:./v8/bot
     """
     check_format(fmt)
-    play_on = executor_factory(executor)
+    play_on = executor_factory(executor, scheduler)
     registry = cli_registry()
     wires = WireLog(wire_log) if wire_log is not None else None
     with Store(db, create=False) as store:
@@ -75,7 +77,7 @@ def join(
         typer.echo(f"{config.game}: {', '.join(joined.entrants[-added:])} joined {len(config.entrants)} entrants; "
                    f"{joined.scheduled(registry.game(config.game).teams(config.seats)) - store.count()} games to play, "
                    f"db {db}", err=True)
-        play_stored(store, joined, registry, play_on, Placement(workers, sandbox, wires, affinity))
+        play_stored(store, joined, registry, play_on, Placement(workers, sandbox, wires, affinity, scheduler))
         print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(joined.to_dict()))
 
 

@@ -27,7 +27,7 @@ from .schedule import Scheduled
 from .storage import FinishedGame
 from .worker import GameWorker
 
-__all__ = ["LocalExecutor", "cores_for", "start_method"]
+__all__ = ["LocalExecutor", "batch_size", "cores_for", "start_method"]
 
 
 # ------------------------------------------------------------------------------------ worker processes
@@ -53,6 +53,16 @@ __all__ = ["LocalExecutor", "cores_for", "start_method"]
 _BATCH_SECONDS = 0.02  # play per batch of jobs
 _MAX_BATCH = 32
 _FLUSH_SECONDS = 0.1
+
+
+def batch_size(per_game: float | None, remaining: int | None, workers: int) -> int:
+    """Jobs in the next batch: 1 until a worker has reported (``per_game`` seconds of play per game), then about
+    _BATCH_SECONDS of play, at most _MAX_BATCH, and at most a share of the ``remaining`` jobs (when known) small
+    enough that the ``workers`` finish together. The local and the Dask executor size their batches so."""
+    if per_game is None:
+        return 1
+    left = _MAX_BATCH if remaining is None else remaining // (2 * workers)
+    return max(1, min(_MAX_BATCH, int(_BATCH_SECONDS / max(per_game, 1e-6)), left))
 
 
 def start_method() -> str:
@@ -191,11 +201,7 @@ class LocalExecutor:
             return True
 
         def feed(conn: Connection) -> None:
-            if per_game is None:
-                size = 1
-            else:
-                left = _MAX_BATCH if remaining is None else remaining // (2 * self.workers)
-                size = max(1, min(_MAX_BATCH, int(_BATCH_SECONDS / max(per_game, 1e-6)), left))
+            size = batch_size(per_game, remaining, self.workers)
             while held[conn] < 2 * size and (batch := take(size)):
                 if not send(conn, batch):
                     return

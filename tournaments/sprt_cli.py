@@ -37,6 +37,7 @@ from referee.wirelog import WireLog
 from .cli import (
     AFFINITY,
     EXECUTOR,
+    SCHEDULER,
     WORKERS,
     app,
     check_programs,
@@ -143,6 +144,7 @@ def sprt(
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
     executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     option: list[str] = GAME_OPTION,
     on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
@@ -162,7 +164,7 @@ def sprt(
     """
     settings = SprtSettings(elo0, elo1, alpha, beta)
     settings.check()
-    play_on = executor_factory(executor)
+    play_on = executor_factory(executor, scheduler)
     registry = cli_registry()
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
@@ -196,7 +198,8 @@ def sprt(
                    + (f" with the field {', '.join(names[2:])}" if field else "") + f", {k} seats, {per_deal} "
                    f"games a deal, at most {config.games} deals, {workers} workers, db {db}", err=True)
         state = play_sprt(store, config, play_on,
-                          Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity))
+                          Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity,
+                                    scheduler))
     print_sprt(config, state, json_out, sandbox_mode(config.to_dict()))
 
 
