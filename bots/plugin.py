@@ -7,9 +7,11 @@ from protocol.hooks import hookimpl
 def register_bots(register):  # type: ignore[no-untyped-def]
     from .first import FirstBot
     from .heuristic import PLAYS, HeuristicBot
+    from .human import HumanBot
     from .random import RandomBot
 
     register("random", RandomBot, description="a uniformly random legal action, reproducible per game")
     register("first", FirstBot, description="always the first legal action in canonical order")
     register("heuristic", HeuristicBot, description="rules of thumb for every built-in game: cheap winners, "
              "keeps trumps, counts cards", games=tuple(sorted(PLAYS)))
+    register("human", HumanBot, description="you, at the terminal: referee play only (docs/HUMAN.md)")

@@ -34,7 +34,8 @@ from .sandbox import Sandbox
 from .terminal import printable
 from .wirelog import WireLog
 
-__all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "entrant_names", "parse_spec", "useful_line"]
+__all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "entrant_names", "parse_spec", "refuse_interactive",
+           "useful_line"]
 
 #: The keys of a SPEC's settings prefix (docs/CLI.md, "Bot SPECs").
 KEYS = ("name", "move-time", "time-bank", "cwd")
@@ -55,6 +56,9 @@ class BotSpec:
     move_time_ms: int | None = None  # move-time=: overrides the command's --move-time for this bot
     time_bank_ms: int | None = None  # time-bank=: overrides the command's --time-bank for this bot
     cwd: str | None = None  # cwd=: the program's working folder (absolute)
+    #: a person at the terminal (a registered bot whose class says ``interactive = True``, like ``human``,
+    #: docs/HUMAN.md): not under the clock, and refused where nobody sits at the terminal (:func:`refuse_interactive`)
+    interactive: bool = False
 
     @property
     def display_name(self) -> str:
@@ -72,7 +76,8 @@ class BotSpec:
         sandboxed and have no wire."""
         time = self.time_control(time)
         if self.argv is None:  # in-process: the same clock as a program bot (docs/PROTOCOL.md section 8)
-            bot = Clocked(registry.bot(self.name).factory(), time=time)
+            made = registry.bot(self.name).factory()
+            bot = made if self.interactive else Clocked(made, time=time)  # a person is not timed
             if self.given_name is not None:
                 bot.name = self.given_name
             return bot
@@ -109,7 +114,8 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
         if cwd is not None:
             raise ConfigError(f"bot {spec!r}: cwd= is for programs, and {rest!r} runs inside the referee")
         entry = registry.bots[rest]
-        return _with_settings(BotSpec(spec, rest, None, entry.games), settings, spec)
+        interactive = getattr(entry.factory, "interactive", False) is True
+        return _with_settings(BotSpec(spec, rest, None, entry.games, interactive=interactive), settings, spec)
     path = where / rest
     if os.sep in rest or path.exists():
         if not path.is_file():
@@ -183,7 +189,7 @@ def _with_settings(parsed: BotSpec, settings: dict[str, str], spec: str) -> BotS
         raise ConfigError(f"bot {spec!r}: name={name!r} must be 1-{_NAME_MAX} printable characters, without "
                           f"spaces at either end")
     cwd = settings.get("cwd")
-    return BotSpec(spec, parsed.name, parsed.argv, parsed.registered_games,
+    return BotSpec(spec, parsed.name, parsed.argv, parsed.registered_games, interactive=parsed.interactive,
                    given_name=name, move_time_ms=_ms(settings, "move-time", 1, spec),
                    time_bank_ms=_ms(settings, "time-bank", 0, spec),
                    cwd=os.path.abspath(cwd) if cwd is not None else None)
@@ -196,6 +202,14 @@ def _ms(settings: dict[str, str], key: str, least: int, spec: str) -> int | None
     if not (value.isascii() and value.isdigit()) or not least <= int(value) <= MAX_MS:
         raise ConfigError(f"bot {spec!r}: {key}= takes whole milliseconds from {least} to {MAX_MS}, got {value!r}")
     return int(value)
+
+
+def refuse_interactive(parsed: BotSpec, command: str) -> None:
+    """:class:`ConfigError` in one line for a person's seat (:attr:`BotSpec.interactive`) where ``command`` (like
+    ``referee tournament``) runs without anyone at the terminal."""
+    if parsed.interactive:
+        raise ConfigError(f"bot {parsed.spec!r} is a person at the terminal: '{command}' plays bots only "
+                          f"(play against bots with 'referee play GAME --bot {parsed.name} --bot heuristic')")
 
 
 def entrant_names(parsed: Sequence[BotSpec]) -> list[str]:

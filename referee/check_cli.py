@@ -16,7 +16,7 @@ from pathlib import Path
 
 import typer
 
-from .botspec import cannot_play, parse_spec
+from .botspec import cannot_play, parse_spec, refuse_interactive
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
@@ -36,6 +36,7 @@ def program_for(spec: str, registry: Registry) -> tuple[list[str], str]:
     A registered (in-process) bot has no program, except the built-in ones, which run through the SDK as
     ``python -m bots.NAME``; any other registered name is refused with a hint."""
     parsed = parse_spec(spec, registry)
+    refuse_interactive(parsed, "referee check")
     if parsed.argv is not None:
         return list(parsed.argv), parsed.display_name
     module = f"bots.{parsed.name}"

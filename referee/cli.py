@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from tabulate import tabulate
 
-from .botspec import check_supports, entrant_names, parse_spec
+from .botspec import BotSpec, check_supports, entrant_names, parse_spec
 from .check_cli import check
 from .cli_common import (
     GAME_OPTION,
@@ -159,6 +159,19 @@ def _print_result(record: GameRecord, game: Game, json_out: bool, sandbox: str |
     typer.echo(f"{record.decisions} decisions; " + "; ".join(extra) if extra else f"{record.decisions} decisions")
 
 
+def _check_human_seat(specs: list[BotSpec], *, json_out: bool, verbose: bool) -> None:
+    """A person plays at the terminal (docs/HUMAN.md): one seat at most (each would see the other's hand), and
+    neither ``--json`` (stdout is the game's screen) nor ``--verbose`` (it narrates every seat's cards)."""
+    humans = [spec.spec for spec in specs if spec.interactive]
+    if len(humans) > 1:
+        raise ConfigError(f"{len(humans)} human seats: one at most, as each would see the other's hand on the "
+                          f"terminal")
+    if humans and json_out:
+        raise ConfigError(f"--json cannot be used with {humans[0]!r}: the terminal is the human's screen")
+    if humans and verbose:
+        raise ConfigError(f"--verbose cannot be used with {humans[0]!r}: it would show every seat's cards")
+
+
 @app.command(cls=Command)
 def play(
     game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
@@ -197,6 +210,7 @@ def play(
                           f"seat), got {len(bot)}")
     specs = [parse_spec(spec, registry) for spec in bot]
     entrant_names(specs)  # refuses a name= another bot has (the seats keep their bots' plain names)
+    _check_human_seat(specs, json_out=json_out, verbose=verbose)
     check_policy(on_fault)
     if not 0 <= dealer < len(bot):
         raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
@@ -216,6 +230,9 @@ def play(
         for player in players:
             player.close()
         raise
+    for spec, player in zip(specs, players, strict=True):
+        if spec.interactive:  # a person reads the game's own words for the events (docs/HUMAN.md)
+            setattr(player, "narrator", chosen.narrate)  # noqa: B010 - an attribute of that bot, not of Bot
     if seed is None:  # 64 bits: a bot that sees its hand cannot search the seeds that deal it
         seed = secrets.randbits(64)
         typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)

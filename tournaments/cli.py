@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import typer
 
-from referee.botspec import check_supports, parse_spec
+from referee.botspec import check_supports, parse_spec, refuse_interactive
 from referee.botspec import entrant_names as botspec_names
 from referee.cli_common import (
     GAME_OPTION,
@@ -164,6 +164,7 @@ def check_programs(specs: list[str], registry: Registry, game: str, time: TimeCo
     (started once, then stopped). The one check of run, resume, join and sprt."""
     for spec in specs:
         parsed = parse_spec(spec, registry)
+        refuse_interactive(parsed, "referee tournament")
         if parsed.argv is None:  # a registered bot's games (a SPEC with a prefix is no registry key)
             check_supports(parsed.make(registry, time=time), parsed, game)
             continue
@@ -265,11 +266,8 @@ AFFINITY = typer.Option("auto", "--affinity", metavar="auto|off", callback=one_o
                         "more workers than cores (Linux; a request and its answer then wait for no other core); "
                         "off: never.")
 EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
-                        help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (local: this machine, --workers "
-                        "processes; dask: a Dask cluster, --scheduler).")
-SCHEDULER = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                         help="With --executor dask: the Dask scheduler tcp://HOST:PORT, or local:N for a cluster of "
-                         "N worker processes on this machine, started and closed by the run (default: local:W).")
+                        help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (this machine, --workers "
+                        "processes).")
 
 
 def play_stored(store: Store, config: TournamentConfig, registry: Registry, executor: ExecutorFactory,
@@ -311,7 +309,6 @@ def run(
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
     executor: str = EXECUTOR,
-    scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     gauntlet: list[str] = typer.Option([], "--gauntlet", "-g", metavar="SPEC",
                                        help="A candidate: it plays only with the field (the --bot entrants), at "
@@ -338,7 +335,7 @@ def run(
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
     """
     check_format(fmt)
-    play_on = executor_factory(executor, scheduler)
+    play_on = executor_factory(executor)
     registry = cli_registry()
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
@@ -374,8 +371,7 @@ def run(
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
         play_stored(store, config, registry, play_on,
-                    Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity,
-                              scheduler))
+                    Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity))
         print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(config.to_dict()))
 
 
@@ -388,15 +384,13 @@ def resume(
                                           help="Bootstrap samples for the intervals."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     executor: str = EXECUTOR,
-    scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     wire_log: Path | None = WIRE_LOG,
 ) -> None:
     """Continue a tournament where it stopped (no game lost, none played twice) and print the table."""
-    factory = executor_factory(executor, scheduler)
+    factory = executor_factory(executor)
     wires = WireLog(wire_log) if wire_log is not None else None  # not stored with the tournament: given again
-    _existing(db, fmt, bootstrap_samples, json_out,
-              play=(factory, Placement(workers, None, wires, affinity, scheduler)))
+    _existing(db, fmt, bootstrap_samples, json_out, play=(factory, Placement(workers, None, wires, affinity)))
 
 
 @app.command(cls=Command)
