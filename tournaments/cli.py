@@ -266,8 +266,11 @@ AFFINITY = typer.Option("auto", "--affinity", metavar="auto|off", callback=one_o
                         "more workers than cores (Linux; a request and its answer then wait for no other core); "
                         "off: never.")
 EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
-                        help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (this machine, --workers "
-                        "processes).")
+                        help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (local: this machine, --workers "
+                        "processes; dask: a Dask cluster, --scheduler).")
+SCHEDULER = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                         help="With --executor dask: the Dask scheduler tcp://HOST:PORT, or local:N for a cluster of "
+                         "N worker processes on this machine, started and closed by the run (default: local:W).")
 
 
 def play_stored(store: Store, config: TournamentConfig, registry: Registry, executor: ExecutorFactory,
@@ -309,6 +312,7 @@ def run(
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
     executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     gauntlet: list[str] = typer.Option([], "--gauntlet", "-g", metavar="SPEC",
                                        help="A candidate: it plays only with the field (the --bot entrants), at "
@@ -335,7 +339,7 @@ def run(
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
     """
     check_format(fmt)
-    play_on = executor_factory(executor)
+    play_on = executor_factory(executor, scheduler)
     registry = cli_registry()
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
@@ -371,7 +375,8 @@ def run(
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
         play_stored(store, config, registry, play_on,
-                    Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity))
+                    Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity,
+                              scheduler))
         print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(config.to_dict()))
 
 
@@ -384,13 +389,15 @@ def resume(
                                           help="Bootstrap samples for the intervals."),
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     wire_log: Path | None = WIRE_LOG,
 ) -> None:
     """Continue a tournament where it stopped (no game lost, none played twice) and print the table."""
-    factory = executor_factory(executor)
+    factory = executor_factory(executor, scheduler)
     wires = WireLog(wire_log) if wire_log is not None else None  # not stored with the tournament: given again
-    _existing(db, fmt, bootstrap_samples, json_out, play=(factory, Placement(workers, None, wires, affinity)))
+    _existing(db, fmt, bootstrap_samples, json_out,
+              play=(factory, Placement(workers, None, wires, affinity, scheduler)))
 
 
 @app.command(cls=Command)
