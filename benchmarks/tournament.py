@@ -12,7 +12,12 @@ Measured in one run:
     known strengths (Plackett-Luce, sampled with numpy), and how far the recovered ratings are from the truth;
 (d) on a synthetic field of 4 entrants of known strengths, with an explicit luck of the deal, how much
     duplicate deals narrow the ratings at an equal number of games, and which confidence interval sees it
-    (see the text printed with the table).
+    (see the text printed with the table);
+(e) the Dask executor on a local cluster of 2 workers (``--scheduler local:2``) against the local executor with 2
+    workers and with 1, on the same schedule as (a): games/s end to end and without the cluster's start-up, CPU per
+    game, and the Dask overhead per game (CPU against the local executor at 2 workers); the results must be equal;
+(f) program bots (``cmd:PYTHON -m bots.random``, durak, 2 seats) with ``--affinity auto`` (pinned) against ``off``
+    at 1 and 2 workers: games/s and µs of wall time per decision.
 
     python benchmarks/tournament.py                  # about 5 min on 2 cores
     python benchmarks/tournament.py --quick          # a smoke run of about 10 s
@@ -33,6 +38,7 @@ import shlex
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +46,7 @@ from tabulate import tabulate
 
 from referee.plugins import load_registry
 from tournaments.config import TournamentConfig
+from tournaments.executor import Executor, Placement
 from tournaments.local import LocalExecutor
 from tournaments.ratings import ELO, bootstrap, fit
 from tournaments.run import run_tournament
@@ -115,18 +122,108 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def timed_run(config: TournamentConfig, workers: int, folder: str) -> tuple[float, float, dict[str, list[int]], int]:
-    """Wall and CPU seconds for run_tournament into a new database; the stored places by key; the faults."""
+STARTUP: list[float] = []  # seconds the last timed_run spent making its executor (a Dask cluster starts)
+
+
+def timed_run(config: TournamentConfig, workers: int, folder: str,
+              make: Callable[[TournamentConfig], Executor] | None = None,
+              ) -> tuple[float, float, dict[str, list[int]], int]:
+    """Wall and CPU seconds for run_tournament into a new database; the stored places by key; the faults. ``make``:
+    the executor (default: LocalExecutor with ``workers``); the seconds it took to make are left in STARTUP."""
     path = Path(folder) / f"run{next(RUNS)}-w{workers}.db"
     game = load_registry().game(config.game)
+    STARTUP[:] = [0.0]
+
+    def timed_make(c: TournamentConfig) -> Executor:
+        begun = time.perf_counter()
+        executor = make(c) if make is not None else LocalExecutor(c, workers)
+        STARTUP[0] = time.perf_counter() - begun
+        return executor
+
     cpu, start = cpu_seconds(), time.perf_counter()
     with Store(path, create=True) as store:
-        played = run_tournament(store, config, game, lambda c: LocalExecutor(c, workers))
+        played = run_tournament(store, config, game, timed_make)
     elapsed, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     with Store(path, create=False) as store:
         rows = list(store.games())
     assert played == len(rows) == schedule_size(len(config.entrants), config.seats, config.games)
-    return elapsed, cpu, {r.key: r.places for r in rows}, sum(len(r.faults) for r in rows)
+    DECISIONS[:] = [decisions(path)]
+    return elapsed, cpu, {r.key: list(r.places) for r in rows}, sum(len(r.faults) for r in rows)
+
+
+DECISIONS: list[int] = []  # the decisions of the last timed_run's games
+
+
+def decisions(path: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        (count,) = conn.execute("SELECT sum(decisions) FROM games").fetchone()
+    conn.close()
+    return int(count or 0)
+
+
+def part_e(seconds: float, folder: str) -> None:
+    """Dask local:2 against local 2 and local 1 workers, the same schedule."""
+    from tournaments.dask_executor import DaskExecutor
+
+    rate = calibrate(BOTS, min(2.0, seconds / 4))
+    deals = max(1, round(seconds * rate / SEATS))
+    config = config_for(BOTS, deals)
+    total = schedule_size(len(BOTS), SEATS, deals)
+    runs = [("local, 1 worker", 1, None), ("local, 2 workers", 2, None),
+            ("dask local:2", 2, lambda c: DaskExecutor(c, Placement(2, scheduler="local:2")))]
+    rows, results, cpus = [], [], {}
+    for label, workers, make in runs:
+        elapsed, cpu, places, _ = timed_run(config, workers, folder, make)
+        startup = STARTUP[0]
+        results.append(places)
+        cpus[label] = cpu
+        rows.append([label, f"{elapsed:.2f}", f"{startup:.2f}", f"{total / elapsed:,.0f}",
+                     f"{total / (elapsed - startup):,.0f}", f"{cpu:.2f}", f"{1e3 * cpu / total:.3f}"])
+    print(f"(e) {GAME}, {SEATS} seats, in-process {', '.join(BOTS)}: {total} games, run_tournament end to end; "
+          f"the Dask cluster's start-up (workers spawned, bots checked) shown apart")
+    print(tabulate(rows, headers=["executor", "seconds", "of it start-up", "games/s", "games/s after start-up",
+                                  "CPU s", "CPU ms/game"], disable_numparse=True, colalign=("left",) + ("right",) * 6))
+    local2, dask2 = rows[1], rows[2]
+    steady = float(dask2[4].replace(",", "")) / float(local2[4].replace(",", ""))
+    overhead = 1e3 * (cpus["dask local:2"] - cpus["local, 2 workers"]) / total
+    same = "yes" if all(r == results[0] for r in results) else "NO"
+    print(f"dask local:2 / local 2 workers, games/s after start-up: {steady:.2f} (target ≥ 0.90); Dask overhead: "
+          f"{overhead:+.3f} ms CPU per game (start-up included); same results: {same}\n")
+
+
+def part_f(seconds: float, folder: str) -> None:
+    """Program bots pinned (--affinity auto) against unpinned (off), at 1 and 2 workers."""
+    global GAME, SEATS
+    saved = GAME, SEATS
+    GAME, SEATS = "durak", 2
+    try:
+        specs = [f"cmd:{shlex.join([sys.executable, '-m', 'bots.random'])}"] * 2 + ["random"]
+        rate = calibrate(specs, min(2.0, seconds / 4))
+        deals = max(1, round(seconds * rate / 6))
+        config = config_for(specs, deals)
+        total = schedule_size(len(BOTS), SEATS, deals)
+        rows = []
+        for workers in (1, 2):
+            per = {}
+            for affinity in ("off", "auto", "off", "auto"):  # alternating, so that a change of load hits both
+                elapsed, _, _, _ = timed_run(config, workers, folder,
+                                             lambda c, w=workers, a=affinity: LocalExecutor(c, w, affinity=a))
+                per.setdefault(affinity, []).append((elapsed, DECISIONS[0]))
+            best = {a: min(runs) for a, runs in per.items()}
+            for affinity, (elapsed, count) in best.items():
+                rows.append([workers, "pinned" if affinity == "auto" else "unpinned", f"{elapsed:.2f}",
+                             f"{total / elapsed:,.0f}", f"{1e6 * elapsed * workers / count:.0f}",
+                             f"{best['off'][0] / elapsed:.2f}" if affinity == "auto" else ""])
+    finally:
+        GAME, SEATS = saved
+    print(f"(f) durak, 2 seats, two program bots (python -m bots.random) and in-process random: {total} games, best "
+          f"of 2 per row; µs per decision = wall time × workers / decisions")
+    print(tabulate(rows, headers=["workers", "affinity", "seconds", "games/s", "µs/decision (per worker)",
+                                  "pinned speed-up"], disable_numparse=True, colalign=("right",) * 6))
+    print("(target ≥ 1.8× pinned; pinning saves the cross-core wake-up of each round trip, not the referee's and "
+          "the bot's own CPU per decision, which bounds the gain)\n")
 
 
 def part_a(seconds: float, folder: str, probe: float, repeat: int) -> None:
@@ -299,6 +396,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="run (a) this many times, 1 and 2 workers "
                         "alternating; the median speed-up is reported (default 3)")
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run of a few seconds")
+    parser.add_argument("--parts", default="abcdef", help="which parts to run (default abcdef)")
     args = parser.parse_args()
     lucks = [0.0, 0.5, 1.0, 2.0]
     if args.quick:
@@ -306,10 +404,18 @@ def main() -> None:
         args.boot_reps, args.boot_samples = 5, 50
         args.repeat = 1
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
-        part_a(args.seconds, folder, 0.5 if args.quick else 3.0, args.repeat)
-        part_b(args.seconds, folder)
-    part_c(args.fit_games)
-    part_d(args.reps, args.games, lucks, args.boot_reps, args.boot_samples)
+        if "a" in args.parts:
+            part_a(args.seconds, folder, 0.5 if args.quick else 3.0, args.repeat)
+        if "b" in args.parts:
+            part_b(args.seconds, folder)
+        if "e" in args.parts:
+            part_e(args.seconds, folder)
+        if "f" in args.parts:
+            part_f(args.seconds, folder)
+    if "c" in args.parts:
+        part_c(args.fit_games)
+    if "d" in args.parts:
+        part_d(args.reps, args.games, lucks, args.boot_reps, args.boot_samples)
 
 
 if __name__ == "__main__":
