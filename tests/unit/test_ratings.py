@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import choix
 import numpy as np
 import pytest
+from openskill.models import PlackettLuce
 from scipy.optimize import minimize
 
 from tournaments.ratings import ELO, HeadToHead, LiveRatings, bootstrap, fit, head_to_head, wilson
@@ -439,6 +440,32 @@ def test_live_ratings_are_keyed_by_name_and_the_stronger_leads() -> None:
     assert name == "strong"
     assert score == pytest.approx(live.ratings["strong"].ordinal())
     assert live.ratings["strong"].mu > live.ratings["middle"].mu > live.ratings["weak"].mu
+
+
+@pytest.mark.parametrize("tau", [0.0, 0.3])
+@pytest.mark.parametrize(("seats", "teams"), [(2, None), (3, None), (4, None), (4, TEAMS)])
+def test_live_ratings_are_openskills_rate_to_the_last_bit(tau: float, seats: int,
+                                                          teams: tuple[tuple[int, ...], ...] | None) -> None:
+    # LiveRatings computes PlackettLuce.rate itself (rate's checks and deep copies cost more than the main process
+    # can spend per game): the same numbers, bit for bit, over a long run with ties, for teams too
+    rng = np.random.default_rng(seats)
+    names = [f"b{i}" for i in range(6)]
+    live = LiveRatings(names, tau=tau)
+    model = PlackettLuce(tau=tau)
+    expected = {name: model.rating(name=name) for name in names}
+    for _ in range(1500):
+        seating = [names[i] for i in rng.permutation(6)[:seats]]
+        places = ([int(p) for p in rng.integers(1, seats + 1, seats)] if teams is None else
+                  list(((1, 2, 1, 2), (2, 1, 2, 1), (1, 1, 1, 1))[int(rng.integers(0, 3))]))
+        live.update(seating, places, teams)
+        groups = [[seating[s] for s in team] for team in teams] if teams else [[name] for name in seating]
+        ranks = [float(places[team[0]]) for team in teams] if teams else [float(p) for p in places]
+        new = model.rate([[expected[n] for n in g] for g in groups], ranks=ranks)
+        for group, rated in zip(groups, new, strict=True):
+            expected.update(zip(group, rated, strict=True))
+    assert [(live.ratings[n].mu, live.ratings[n].sigma) for n in names] == [
+        (expected[n].mu, expected[n].sigma) for n in names]
+    assert live.leader() == max(((n, r.ordinal()) for n, r in expected.items()), key=lambda x: x[1])
 
 
 def test_live_ratings_of_teams_move_partners_together() -> None:
