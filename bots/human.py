@@ -68,13 +68,19 @@ KIND_HELP: dict[str | tuple[str, str], str] = {
     "keep": "keep the deal: the hand cards are shuffled and dealt again without a new boasting",
 }
 
+#: the trumps of the games whose observation names no trump suit, because the rules fix them (shown as "Trumps:")
+FIXED_TRUMPS = {
+    "kozel-hvaleny": "every queen, every jack, 6C and every diamond (RULES.md KH-3)",
+    "kozel-nn": "every club, every jack and every queen (RULES.md KN-3)",
+}
+
 #: observation keys shown in their own place (or not at all); every other key is listed under "also"
 _SHOWN = frozenset({
     "game", "seat", "seats", "phase", "hand", "events", "hand_sizes", "trump", "trump_card", "trump_card_holder",
     "trump_card_drawn_by", "stock", "discard", "table", "trick", "tricks", "active", "attacker", "defender", "leader",
     "dealer", "titles", "roles", "teams", "team", "peasant_hand", "priority", "play_order",
 })
-_CARD = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b|\b[0-9][KRTF]\b")
+_CARD = re.compile(r"\b(?:(?:10|[2-9JQKA])[CDHS]|[0-9][KRTF])\b(?!-)")  # not a rule id like KH-3
 
 
 class Style:
@@ -215,7 +221,8 @@ def render(obs: Mapping[str, Any], legal: Sequence[Action], *, info: GameInfo | 
     seats = int(obs.get("seats", info.seats if info else 0))
     game = obs.get("game", info.game if info else "?")
     you = re.compile(rf"\bseat {me}\b(?! \()")
-    out = [f"==== {game} · you are seat {me} of {seats} ===="]
+    dot = " · " if style.symbols else " - "
+    out = [f"==== {game}{dot}you are seat {me} of {seats} ===="]
     events = obs.get("events") or []
     if events:
         out.append("Since your last turn:")
@@ -239,8 +246,10 @@ def render(obs: Mapping[str, Any], legal: Sequence[Action], *, info: GameInfo | 
                 line += f" (with seat {holder})"
         for key in ("stock", "discard"):
             if obs.get(key) is not None:
-                line += f" · {key} {obs[key]}"
+                line += f"{dot}{key} {obs[key]}"
         out.append(line)
+    elif game in FIXED_TRUMPS:
+        out.append("Trumps: " + style.words(FIXED_TRUMPS[game]))
     out.append("Players:")
     teams = _teams(info, obs)
     sizes = obs.get("hand_sizes")
@@ -264,10 +273,11 @@ def render(obs: Mapping[str, Any], legal: Sequence[Action], *, info: GameInfo | 
             words.append("out")
         out.append("  " + ", ".join(words))
     if isinstance(obs.get("team"), str):
-        out.append(f"Your team: {obs['team']}")
+        mates = [s for team in teams or () if me in team for s in team if s != me]
+        out.append(f"Your team: {obs['team']}" + (f", with seat {' and '.join(map(str, mates))}" if mates else ""))
     table = obs.get("table")
     if isinstance(table, list):
-        out.append("Table: " + ("empty" if not table else " · ".join(
+        out.append("Table: " + ("empty" if not table else dot.join(
             f"{style.card(t['card'])}" + (f" beaten by {style.card(t['cover'])}" if t.get("cover") else " open")
             + (" (thrown in)" if t.get("thrown_in") else "") for t in table)))
     trick = obs.get("trick")
@@ -285,7 +295,7 @@ def render(obs: Mapping[str, Any], legal: Sequence[Action], *, info: GameInfo | 
                                             if _seat_list(value, seats) else _value(value, style))
             for key, value in obs.items() if key not in _SHOWN and value is not None]
     if also:
-        out += textwrap.wrap("Also: " + " · ".join(also), 116, subsequent_indent="  ", break_on_hyphens=False)
+        out += textwrap.wrap("Also: " + dot.join(also), 116, subsequent_indent="  ", break_on_hyphens=False)
     if obs.get("peasant_hand"):
         out.append("The Peasant's hand:")
         out += _hand_lines(obs["peasant_hand"], trump, style)
@@ -325,6 +335,7 @@ class HumanBot(BotBase):
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self._stdin = stdin
         self._stdout = stdout
+        self.style = Style()
 
     @property
     def stdin(self) -> TextIO:
@@ -335,6 +346,9 @@ class HumanBot(BotBase):
         return self._stdout or sys.stdout
 
     def _say(self, text: str) -> None:
+        if not self.style.symbols:  # an output that cannot write every character: what it cannot write as "?"
+            encoding = getattr(self.stdout, "encoding", None) or "ascii"
+            text = text.encode(encoding, "replace").decode(encoding)
         self.stdout.write(text + "\n")
         self.stdout.flush()
 

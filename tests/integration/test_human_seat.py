@@ -123,14 +123,16 @@ def test_end_of_input_leaves_the_game_as_a_crash_fault(tmp_path: Path) -> None:
     assert [(f["seat"], f["kind"], f["message"]) for f in faults] == [(1, "crash", "the human left the game")]
 
 
-def test_ctrl_c_at_the_prompt_leaves_the_game_too() -> None:
-    child = spawn("play", "kozel", "--bot", "human", "--bot", "random", "--seed", "4")
+def test_ctrl_c_at_the_prompt_leaves_the_game_and_a_program_bot_plays_on() -> None:
+    child = spawn("play", "kozel", "--bot", "human", "--bot", f"cmd:{sys.executable} -m bots.random",
+                  "--sandbox", "off", "--seed", "4")
     child.expect(PROMPT)
-    child.sendintr()
+    child.sendintr()  # the terminal's SIGINT: the program runs in a session of its own, so only the referee gets it
     child.expect("seat 0 leaves the game")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+    assert re.search(r"^\s+1\s+bots\.random\s.*-\s*$", child.before, re.MULTILINE)  # no fault of the program
 
 
 @pytest.mark.parametrize(("args", "line"), [

@@ -131,3 +131,29 @@ def test_the_human_is_not_under_the_clock() -> None:
     made = parse_spec("human", REGISTRY).make(REGISTRY, time=TimeControl(move_time=0.001))
     assert isinstance(made, HumanBot) and not isinstance(made, Clocked)
     assert isinstance(parse_spec("random", REGISTRY).make(REGISTRY, time=TimeControl()), Clocked)
+
+
+def test_an_output_that_cannot_write_the_symbols_gets_the_suit_letters() -> None:
+    ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    plain = Style.for_stream(ascii_out)
+    assert (plain.symbols, plain.colour) == (False, False)  # not a terminal: no colour either
+    assert plain.card("10H") == "10H" and Style().card("10H") == "10♥" and Style().card("7T") == "7🐢"
+    assert Style(True, True).card("QD") == "Q\x1b[31m♦\x1b[0m" and Style(True, True).card("QS") == "Q♠"
+    obs = {"seat": 0, "seats": 2, "hand": ["7C", "10H"], "trump": "H"}
+    screen = render(obs, [Action.parse("play(10H)")], style=plain)
+    assert "H hearts (trump): 10H" in screen and "play 10H" in screen
+    screen.encode("ascii")  # every character of the screen, separators included
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    bot = HumanBot(io.StringIO("1\n"), out)
+    bot.new_game(GameInfo("kozel", {}, 0, 2))
+    bot.act(Decision(0, [Action.parse("play(10H)")], lambda: {**obs, "events": [{"type": "note", "text": "ё"}]}))
+    out.flush()
+    assert "note: text ?" in out.buffer.getvalue().decode("ascii")  # type: ignore[attr-defined]
+
+
+def test_the_games_with_fixed_trumps_say_which_cards_are_trumps() -> None:
+    obs = {"game": "kozel-nn", "seat": 0, "seats": 4, "hand": ["7C"], "team": "A", "teams": {"A": [0, 2], "B": [1, 3]}}
+    screen = render(obs, [Action.parse("play(7C)")], style=Style(True, False))
+    assert "Trumps: every club, every jack and every queen (RULES.md KN-3)" in screen
+    assert "Your team: A, with seat 2" in screen and "seat 2, partner" in screen
+    assert "KH-3" in render({**obs, "game": "kozel-hvaleny"}, [Action.parse("play(7C)")])  # a rule id is no card
