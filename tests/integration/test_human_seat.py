@@ -9,6 +9,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -109,9 +110,13 @@ def test_the_screen_shows_the_hand_the_trump_and_the_others(tmp_path: Path) -> N
     assert child.exitstatus == 0
 
 
-def test_end_of_input_leaves_the_game_as_a_crash_fault(tmp_path: Path) -> None:
+def test_end_of_input_leaves_the_game_as_a_crash_fault_and_the_clock_never_applies(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    child = spawn("play", "durak", "--bot", "heuristic", "--bot", "human", "--seed", "2", "--record", str(record))
+    child = spawn("play", "durak", "--bot", "heuristic", "--bot", "[move-time=1] human", "--seed", "2",
+                  "--record", str(record))
+    child.expect(PROMPT)
+    time.sleep(0.2)  # far beyond the 1 ms move time and the 50 ms grace: a timed bot would fault
+    child.sendline("1")
     child.expect(PROMPT)
     child.sendeof()
     child.expect("seat 1 leaves the game: the referee plays its default actions to the end, recorded as a crash "
