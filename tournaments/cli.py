@@ -8,7 +8,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -426,8 +426,7 @@ def games(
     """List the stored games: key, bots by seat, places, decisions and faults, in schedule order.
 
     A game's key names it for 'referee tournament record DB KEY', which prints its record for 'referee replay'.
-    --json, csv and tsv print each game as it is read; the other formats align columns over every game, so they
-    hold the listing whole (for a million games use one of the first three).
+    Each game is printed as it is read (an aligned format reads the games twice: once for the column widths).
     """
     check_format(fmt)
     with Store(db, create=False, readonly=True) as store:
@@ -436,25 +435,73 @@ def games(
             raise ConfigError(f"{db} holds no tournament")
         if bot is not None and bot not in config["entrants"]:
             raise ConfigError(f"no entrant {bot!r} in {db} (entrants: {', '.join(config['entrants'])})")
-        rows = store.games(entrant=bot, faulted=faults)
         if json_out:
-            write_games_json(rows, sys.stdout)
+            write_games_json(store.games(entrant=bot, faulted=faults), sys.stdout)
             return
+
+        def table_rows() -> Iterator[list[Any]]:
+            for r in store.games(entrant=bot, faulted=faults):
+                yield [r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
+                       "; ".join(f"seat {f.seat} {f.kind}" for f in r.faults) or "-"]
+
         headers = ["key", "bots (by seat)", "places", "decisions", "faults"]
-        table_rows = ([r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
-                       "; ".join(f"seat {f.seat} {f.kind}" for f in r.faults) or "-"] for r in rows)
         if fmt in ("csv", "tsv"):
             writer = csv.writer(sys.stdout, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
             writer.writerow(headers)
             count = 0
-            for line in table_rows:
+            for line in table_rows():
                 writer.writerow(line)
                 count += 1
         else:
-            whole = list(table_rows)
-            typer.echo(format_table(whole, headers, fmt))
-            count = len(whole)
+            count = write_aligned(table_rows, headers, fmt, sys.stdout)
     typer.echo(f"{count} games", err=True)
+
+
+def write_aligned(rows: Callable[[], Iterable[Sequence[Any]]], headers: Sequence[str], fmt: str, out: TextIO,
+                  chunk: int = 1000) -> int:
+    """``format_table(list(rows()), headers, fmt)`` and a newline, without holding every row: one pass over
+    ``rows()`` finds each column's width, a second prints the rows ``chunk`` at a time, each chunk laid out by
+    tabulate beside a row of exactly those widths (then left out), so every line is the whole table's. For a
+    format that is not one line per row, or cells that are not printable ASCII (whose width tabulate measures
+    otherwise), the rows are held and printed whole. Returns the number of rows."""
+    widths = [0] * len(headers)
+    count = 0
+    for row in rows():
+        count += 1
+        for k, cell in enumerate(row):
+            text = str(cell)
+            if not (text.isascii() and text.isprintable()):
+                count = 0
+                break
+            widths[k] = max(widths[k], len(text))
+        else:
+            continue
+        break
+
+    def lay_out(table: Sequence[Sequence[Any]]) -> list[str]:
+        return format_table(table, headers, fmt).split("\n")
+
+    wide, other = ["x" * w for w in widths], ["y" * w for w in widths]
+    one = lay_out([wide]) if count else []
+    differ = [i for i, (a, b) in enumerate(zip(one, lay_out([other]) if count else [], strict=True)) if a != b]
+    if not count or len(differ) != 1 or len(lay_out([wide, wide])) != len(one) + 1:
+        whole = [list(row) for row in rows()]
+        out.write(format_table(whole, headers, fmt) + "\n")
+        return len(whole)
+    head = differ[0]  # the lines above the first row (headers, rules); those below the last: one[head + 1:]
+    out.write("".join(line + "\n" for line in one[:head]))
+    batch: list[Sequence[Any]] = []
+    count = 0  # as printed: a game stored meanwhile (a running tournament) is printed too
+    for row in rows():
+        count += 1
+        batch.append(row)
+        if len(batch) == chunk:
+            out.write("".join(line + "\n" for line in lay_out([wide, *batch])[head + 1:head + 1 + len(batch)]))
+            batch = []
+    if batch:
+        out.write("".join(line + "\n" for line in lay_out([wide, *batch])[head + 1:head + 1 + len(batch)]))
+    out.write("".join(line + "\n" for line in one[head + 1:]))
+    return count
 
 
 def write_games_json(rows: Iterable[GameRow], out: TextIO) -> None:

@@ -1,10 +1,12 @@
 """The streamed table (tournaments/report.py reads each game once, keeping counts) against the algorithm it
 replaced (a list of every game, a dict of every deal; kept here verbatim as the reference), on real tournaments:
 two seats under duplicate deals, four seats, a team game, a partial one, ones with faults, independent deals; and
-``games --json`` / ``--format csv``, written a game at a time, against the whole-list output they replaced."""
+``games`` (``--json``, csv, the aligned formats), written a game at a time, against the whole-list output they
+replaced."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import sqlite3
@@ -18,7 +20,7 @@ from cli_process import run_referee
 
 from referee.cli_common import format_table
 from referee.plugins import load_registry
-from tournaments.cli import write_games_json
+from tournaments.cli import write_aligned, write_games_json
 from tournaments.config import TournamentConfig
 from tournaments.ratings import ELO, Fit, HeadToHead, Placing, _compile, _newton, _stages_of, fit
 from tournaments.report import build_report
@@ -239,3 +241,17 @@ def test_games_csv_streamed_is_the_whole_table(databases: dict[str, Path], fmt: 
     assert result.returncode == 0, result.stderr
     assert result.stdout == format_table(table, ["key", "bots (by seat)", "places", "decisions", "faults"], fmt) + "\n"
     assert result.stderr == f"{len(rows)} games\n" and any(r.faults for r in rows)
+
+
+@pytest.mark.parametrize("fmt", ["simple", "plain", "github", "grid", "psql", "rst", "latex", "html", "pipe"])
+@pytest.mark.parametrize("chunk", [1, 2, 7, 1000])
+def test_aligned_listings_printed_a_chunk_at_a_time_are_the_whole_table(databases: dict[str, Path], fmt: str,
+                                                                       chunk: int) -> None:
+    with Store(databases["rr"], create=False, readonly=True) as store:
+        rows = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
+                 "; ".join(f"seat {f.seat} {f.kind}" for f in r.faults) or "-"] for r in store.games()]
+    headers = ["key", "bots (by seat)", "places", "decisions", "faults"]
+    for table in (rows, rows[:1], [], [[*rows[0][:1], "bøt, ｗｉｄｅ", *rows[0][2:]], *rows]):
+        out = io.StringIO()
+        assert write_aligned(lambda table=table: iter(table), headers, fmt, out, chunk=chunk) == len(table)
+        assert out.getvalue() == format_table(table, headers, fmt) + "\n"
