@@ -42,8 +42,11 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
                    progress: ProgressSink | None = None) -> int:
     """Play every scheduled game not yet in ``store``; return how many were played now.
 
-    Each game is stored as it finishes, so an interrupted run resumes where it stopped. Only one process at a
-    time plays into a store (:meth:`Store.lock`); another gets a one-line StorageError.
+    The games are stored as they finish, committed a batch at a time (:class:`~tournaments.storage.Batch`), and
+    whatever was received is committed however the run ends, so an interrupted run resumes where it stopped. Only
+    one process at a time plays into a store (:meth:`Store.lock`); another gets a one-line StorageError. The live
+    ratings (the progress line's leader) rate the games this run plays: a resumed run does not re-rate the stored
+    ones game by game (the table does, at the end).
     """
     store.lock()
     store.save_config(config.to_dict())
@@ -51,9 +54,9 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     done = store.done_keys()
     total = config.scheduled(teams)
     jobs = [job for job in config.jobs(teams) if job.key not in done]
+    for _ in store.games():  # every stored row is read (and checked) before a game is played
+        pass
     live = LiveRatings(config.entrants)
-    for row in store.games():  # a resumed run's live ratings start from what is stored
-        live.update(row.seating, row.places, teams)
     started = time.monotonic()
     finished = len(done)
     if progress:
@@ -63,13 +66,14 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     executor = make_executor(config)
     played = 0
     try:
-        for finished_game in executor.run(jobs):
-            store.add(finished_game)
-            live.update(finished_game.seating, finished_game.places, teams)
-            played += 1
-            finished += 1
-            if progress:
-                progress(Progress(finished, total, *live.leader(), started, len(done)), finished_game)
+        with store.batch() as batch:  # commits what was received however the loop ends
+            for finished_game in executor.run(jobs):
+                batch.add(finished_game)
+                live.update(finished_game.seating, finished_game.places, teams)
+                played += 1
+                finished += 1
+                if progress:
+                    progress(Progress(finished, total, *live.leader(), started, len(done)), finished_game)
     except BaseException:
         executor.terminate()
         raise

@@ -1,9 +1,9 @@
 """Running an SPRT: deal after deal of the substitution schedule until the test decides (tournaments/sprt.py).
 
-An SPRT is stored like any tournament (the configuration, one row per game), with its settings in the
-configuration's ``extra["sprt"]``; the entrants are the candidate, the baseline, then the field. The test is a
-function of the stored games: the paired scores of the deals whose games are all stored. So a resumed SPRT goes
-on from where it stopped and a finished one is decided again from its rows alone.
+An SPRT is stored like any tournament (the configuration, one row per game, committed a batch at a time), with
+its settings in the configuration's ``extra["sprt"]``; the entrants are the candidate, the baseline, then the
+field. The test is a function of the stored games: the paired scores of the deals whose games are all stored. So
+a resumed SPRT goes on from where it stopped and a finished one is decided again from its rows alone.
 
 The deals are handed to the executor lazily, one as a worker needs work; once the test has decided no new deal
 starts, and the deals in flight finish and are stored (as fishtest does, they count in the stored result);
@@ -185,13 +185,14 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
         executor = make_executor(config)
         started = 0
         try:
-            for game in executor.run(jobs()):
-                store.add(game)
-                tally.add(game.key, game.places)
-                now = time.monotonic()
-                if progress and now - last >= 0.2:
-                    progress(tally.state())
-                    last = now
+            with store.batch() as batch:  # commits what was received however the loop ends
+                for game in executor.run(jobs()):
+                    batch.add(game)
+                    tally.add(game.key, game.places)
+                    now = time.monotonic()
+                    if progress and now - last >= 0.2:
+                        progress(tally.state())
+                        last = now
         except BaseException:
             executor.terminate()
             raise

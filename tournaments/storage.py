@@ -1,9 +1,17 @@
-"""Tournament storage in SQLite: the configuration and one row per finished game.
+"""Tournament storage in SQLite: the configuration and one compact row per finished game (schema 2).
 
-Each finished game is written in its own transaction, in WAL mode, so a run killed at any moment (even by
-SIGKILL) loses at most the games in flight, and ``resume`` continues with the schedule keys not yet stored.
-SQLite errors (a read-only file, a full disk, a file that is not a database) become one-line
-:class:`StorageError` messages; what was committed before stays.
+A row holds what the table and the listings query (key, seed, seating, places, the number of faults, decisions)
+in columns, and the rest of the game in one compact ``body``: the index of each action in its decision's legal
+list, the result fields the columns do not hold, the faults and the stderr tails. :meth:`Store.record` rebuilds the
+record exactly, replaying the choices through the engine to get the action texts back (docs/TOURNAMENTS.md,
+"Storage and resume"). The worker that played a game encodes its row (:meth:`FinishedGame.encode`), so the process
+that stores it only inserts.
+
+Writes are committed a batch at a time (:class:`Batch`), in WAL mode, so a run killed at any moment (even by
+SIGKILL) loses at most the batch not yet committed and the games in flight; ``resume`` plays them again. A schema-1
+database (a JSON row per game) is read as it is, and migrated in place, after a backup, before the first write
+(tournaments/migrate.py). SQLite errors (a read-only file, a full disk, a file that is not a database) become
+one-line :class:`StorageError` messages; what was committed before stays.
 """
 
 from __future__ import annotations
@@ -12,37 +20,250 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 import urllib.parse
-from collections.abc import Iterator, Mapping
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from protocol.errors import ParseError
 from protocol.faults import Fault
 from referee.engine import Game
-from referee.errors import RecordError, StorageError
+from referee.errors import RecordError, RefereeError, StorageError
+from referee.match import GameRecord
+from referee.record import FORMAT, VERSION, record_to_dict
 from referee.results import GameResult
 
-__all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "SCHEMA_VERSION"]
+__all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "RecordTemplate", "Batch", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-_SCHEMA = """
+_TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
     seq INTEGER PRIMARY KEY,
     key TEXT NOT NULL UNIQUE,
-    seed TEXT NOT NULL,
+    seed TEXT NOT NULL,         -- the deck seed, in decimal: a 64-bit value
     seating TEXT NOT NULL,      -- JSON: entrant name per seat
     places TEXT NOT NULL,       -- JSON: place per seat, after the fault policy
-    result TEXT NOT NULL,       -- JSON: the C-10 result record
-    faults TEXT NOT NULL,       -- JSON: [{seat, kind, decision, message}]
+    faults INTEGER NOT NULL,    -- how many faults the game had (their details are in the body)
     decisions INTEGER NOT NULL,
-    record TEXT NOT NULL,       -- JSON: the game record, replayable with 'referee replay'
-    stderr TEXT NOT NULL,       -- JSON: {seat: stderr tail} of bots that faulted
-    finished_at REAL NOT NULL
+    body BLOB NOT NULL,         -- the rest of the record: docs/TOURNAMENTS.md, "Storage and resume"
+    finished_at REAL NOT NULL   -- when it was stored: a Julian day number in UTC
 );
 """
+#: The columns of a schema-2 row, in table order (``finished_at`` is the time it is inserted).
+COLUMNS = ("seq", "key", "seed", "seating", "places", "faults", "decisions", "body")
+#: The keys of a stored record, in the order of its file form (``record_to_dict``), ``stderr`` last.
+_RECORD_KEYS = ("format", "version", "game", "seats", "seed", "dealer", "options", "policy", "bots", "actions",
+                "faults", "result", "stderr")
+#: The result object's own fields in their order (referee/results.py); the game's fields follow them.
+_RESULT_FIELDS = ("game", "n", "places", "rule_places", "finishing_order", "rule_finishing_order", "scores",
+                  "faults", "aborted")
+_STORED, _DEFLATED = 0, 1  # the body's first byte: how the rest of it is written
+
+
+class RecordTemplate(NamedTuple):
+    """What every record of a tournament shares, from its configuration: a row's body holds only what differs."""
+
+    game: str
+    options: Mapping[str, Any]
+    policy: str
+
+    @classmethod
+    def of(cls, config: Mapping[str, Any], game: Game) -> RecordTemplate:
+        """From a configuration (its JSON object) of a tournament of ``game``: the options as a record holds
+        them (every option, in the game's order); StorageError when a field is missing or damaged."""
+        try:
+            return cls(str(config["game"]), game.configure(config["options"]), str(config["policy"]))
+        except (KeyError, TypeError, ValueError, RefereeError) as exc:
+            raise StorageError(f"the stored tournament configuration is damaged ({type(exc).__name__}: {exc})"
+                               ) from exc
+
+
+def _groups(places: Sequence[int]) -> list[list[int]]:
+    """The finishing order that ``places`` give: the seats by place, ties together, best first."""
+    return [[s for s, p in enumerate(places) if p == place] for place in sorted(set(places))]
+
+
+def _result_from(rest: Mapping[str, Any], absent: Sequence[str], places: list[int], faults: list[Any],
+                 game: str, seats: int) -> dict[str, Any]:
+    """The result object from a body's remainder: each referee field the remainder lacks takes its default (the
+    tournament's game, the seats, the row's places, places and order as the rules gave them equal to those after
+    the fault policy, no abort), unless ``absent`` says the result did not carry it."""
+    out: dict[str, Any] = {}
+    for name in _RESULT_FIELDS:
+        if name in rest:
+            out[name] = rest[name]
+        elif name in absent:
+            continue
+        elif name == "game":
+            out[name] = game
+        elif name == "n":
+            out[name] = seats
+        elif name in ("places", "rule_places"):
+            out[name] = places
+        elif name == "finishing_order":
+            out[name] = _groups(places)
+        elif name == "rule_finishing_order":
+            out[name] = _groups(out.get("rule_places", places))
+        elif name == "faults":
+            out[name] = faults
+        elif name == "aborted":
+            out[name] = False
+    for name, value in rest.items():
+        if name not in out:
+            out[name] = value
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON, key order and types included (``1 == True`` in Python; not in a record)."""
+    return json.dumps(a) == json.dumps(b)
+
+
+def _varints(values: Iterable[int]) -> bytearray:
+    out = bytearray()
+    for v in values:
+        if v < 0:
+            raise ValueError(f"a choice is an index, not {v}")
+        while v >= 0x80:
+            out.append(v & 0x7F | 0x80)
+            v >>= 7
+        out.append(v)
+    return out
+
+
+def encode_body(seed: int, record: Mapping[str, Any], choices: Sequence[int], template: RecordTemplate, *,
+                whole: bool = False) -> bytes:
+    """A row's body: ``record`` (the file form, ``bots`` the seating, ``stderr`` the stored tails) less what the
+    row's columns and the tournament's configuration already say. :func:`decode_record` rebuilds it exactly.
+    ``whole``: keep the record whole (one the compact form does not rebuild)."""
+    seating = record.get("bots")
+    result = record.get("result")
+    canonical = (list(record) == list(_RECORD_KEYS) and isinstance(seating, list) and isinstance(result, dict)
+                 and isinstance(result.get("places"), list) and len(choices) == len(record["actions"]))
+    rest: dict[str, Any] = {}
+    if whole or not canonical:  # not a record this referee wrote: kept whole
+        rest["X"] = dict(record)
+        choices = ()
+    else:
+        assert isinstance(seating, list) and isinstance(result, dict)
+        derived = {"format": FORMAT, "version": VERSION, "game": template.game, "seats": len(seating),
+                   "seed": seed, "dealer": 0, "options": template.options, "policy": template.policy}
+        others = {k: record[k] for k, v in derived.items() if not _same(record[k], v)}
+        if others:
+            rest["x"] = others
+        faults = record["faults"]
+        if faults:
+            rest["f"] = faults
+        if record["stderr"]:
+            rest["e"] = record["stderr"]
+        places, seats = result["places"], len(seating)
+        absent = [name for name in _RESULT_FIELDS if name not in result]
+        defaults = _result_from({}, absent, places, faults, template.game, seats)
+        remainder = {name: value for name, value in result.items()
+                     if name not in ("places", "faults") and (name not in defaults or not _same(value, defaults[name]))}
+        if _same(_result_from(remainder, absent, places, faults, template.game, seats), result):
+            rest["r"] = remainder
+            if absent:
+                rest["-"] = absent
+        else:  # a result of a form the defaults do not rebuild: kept whole
+            rest["R"] = result
+    payload = _varints([len(choices), *choices])
+    payload += json.dumps(rest, ensure_ascii=False, separators=(",", ":")).encode()
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(payload) + packer.flush()
+    return bytes([_DEFLATED]) + packed if len(packed) < len(payload) else bytes([_STORED]) + payload
+
+
+def decode_body(body: Any) -> tuple[list[int], dict[str, Any]]:
+    """A body's choices and the rest of its fields; ValueError when it is not a body."""
+    if not isinstance(body, bytes) or not body:
+        raise ValueError("not a body")
+    data = body[1:]
+    if body[0] == _DEFLATED:
+        try:
+            data = zlib.decompress(data, -15)
+        except zlib.error as exc:
+            raise ValueError(f"not deflated ({exc})") from exc
+    elif body[0] != _STORED:
+        raise ValueError(f"unknown encoding {body[0]}")
+    values: list[int] = []
+    i, v, shift, count = 0, 0, 0, -1
+    while count < 0 or len(values) < count:
+        if i >= len(data):
+            raise ValueError("the choices are cut short")
+        byte = data[i]
+        i += 1
+        v |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            if count < 0:
+                count = v
+            else:
+                values.append(v)
+            v, shift = 0, 0
+    try:
+        rest = json.loads(data[i:].decode())
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError("the fields after the choices are not a JSON object") from exc
+    if not isinstance(rest, dict):
+        raise ValueError("the fields after the choices are not a JSON object")
+    return values, rest
+
+
+def replay_choices(game: Game, seats: int, seed: int, options: Mapping[str, Any], dealer: int,
+                   choices: Sequence[int]) -> list[str]:
+    """The action texts of a game from the index of each action in its legal list; ValueError names the first
+    choice that is not one."""
+    try:
+        state = game.new_state(seats, seed, options, dealer=dealer)
+    except RefereeError as exc:
+        raise ValueError(f"the game cannot start: {exc}") from None
+    texts: list[str] = []
+    for i, choice in enumerate(choices):
+        legal = state.legal_actions()
+        if not 0 <= choice < len(legal):
+            raise ValueError(f"choice {i} ({choice}) is not the index of a legal action ({len(legal)} legal)")
+        action = legal[choice]
+        texts.append(action.text)
+        state.apply(action)
+    return texts
+
+
+def decode_record(seed: int, seating: Sequence[str], places: Sequence[int], body: bytes, template: RecordTemplate,
+                  game: Game) -> dict[str, Any]:
+    """The record a row holds, as :func:`encode_body` was given it (its ``seed`` is the row's); ValueError when
+    the body is damaged."""
+    choices, rest = decode_body(body)
+    if "X" in rest:
+        whole = rest["X"]
+        if not isinstance(whole, dict):
+            raise ValueError("its whole record is not a JSON object")
+        return whole
+    others = rest.get("x", {})
+    faults = rest.get("f", [])
+    if not isinstance(others, dict) or not isinstance(faults, list):
+        raise ValueError("its record fields are damaged")
+    record: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": template.game, "seats": len(seating),
+                              "seed": seed, "dealer": 0, "options": template.options, "policy": template.policy,
+                              "bots": list(seating), "actions": None, "faults": faults, "result": None,
+                              "stderr": rest.get("e", {})}
+    record.update((k, v) for k, v in others.items() if k in record)
+    seats, options, dealer = record["seats"], record["options"], record["dealer"]
+    if not isinstance(options, dict) or type(dealer) is not int or type(seats) is not int:
+        raise ValueError("its options, dealer or seats are damaged")
+    record["actions"] = replay_choices(game, seats, seed, options, dealer, choices)
+    if "R" in rest:
+        record["result"] = rest["R"]
+    else:
+        remainder, absent = rest.get("r"), rest.get("-", [])
+        if not isinstance(remainder, dict) or not isinstance(absent, list):
+            raise ValueError("its result fields are damaged")
+        record["result"] = _result_from(remainder, absent, list(places), faults, template.game, len(seating))
+    return record
 
 
 class GameRow(NamedTuple):
@@ -60,27 +281,41 @@ class GameRow(NamedTuple):
 
 class FinishedGame(NamedTuple):
     """A finished game encoded for its row: built where the game was played (a worker process), so that the
-    process that stores it only inserts text. ``seating`` and ``places`` stay decoded for the live ratings.
+    process that stores it only inserts. ``seating`` and ``places`` stay decoded for the live ratings.
     A tuple: it crosses the pipe from a worker cheaply."""
 
     seq: int
     key: str
     seed: int
-    seating: list[str]
-    places: list[int]
-    result: str  # JSON
-    faults: str  # JSON
+    seating: tuple[str, ...]
+    places: tuple[int, ...]
+    faults: int
     decisions: int
-    record: str  # JSON
-    stderr: str  # JSON
+    body: bytes
+    seating_json: str
+    places_json: str
 
     @classmethod
-    def encode(cls, seq: int, key: str, seed: int, seating: list[str], result: GameResult,
-               record: Mapping[str, Any], stderr: Mapping[str, str]) -> FinishedGame:
-        """``record``: the game's record in its file form (``record_to_dict``), ``result`` its result."""
-        data = result.to_dict()
-        return cls(seq, key, seed, list(seating), list(result.places), json.dumps(data), json.dumps(data["faults"]),
-                   len(record["actions"]), json.dumps(record), json.dumps(stderr))
+    def encode(cls, seq: int, key: str, seed: int, record: GameRecord, stderr: Mapping[str, str],
+               template: RecordTemplate) -> FinishedGame:
+        """``record``: the game as played (its ``bots`` the entrants by seat), ``stderr`` the tails to keep."""
+        data = record_to_dict(record)
+        data["stderr"] = dict(stderr)
+        return cls.of(seq, key, seed, data, record.choices, template)
+
+    @classmethod
+    def of(cls, seq: int, key: str, seed: int, data: Mapping[str, Any], choices: Sequence[int],
+           template: RecordTemplate) -> FinishedGame:
+        """From a record's file form (``bots``: the entrant names by seat; ``stderr``: the tails to keep) and the
+        index of each of its actions in its legal list."""
+        seating, places = tuple(data["bots"]), tuple(data["result"]["places"])
+        return cls(seq, key, seed, seating, places, len(data["faults"]), len(data["actions"]),
+                   encode_body(seed, data, choices, template), json.dumps(list(seating)), json.dumps(list(places)))
+
+    def row(self) -> tuple[Any, ...]:
+        """The values of its row, in :data:`COLUMNS` order."""
+        return (self.seq, self.key, str(self.seed), self.seating_json, self.places_json, self.faults,
+                self.decisions, self.body)
 
 
 def _translate(path: Path, exc: sqlite3.Error, *, reading: bool = False) -> StorageError:
@@ -123,17 +358,20 @@ class Store:
         self._lock: int | None = None  # the lock file's descriptor, while this store plays games (lock())
         if not create and not self.path.is_file():
             raise StorageError(f"no tournament database at {self.path}")
+        self._template: RecordTemplate | None = None
         if readonly:
             self.db = self._open_readonly()
+            self.schema = self._schema()
             return
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             self._refuse_foreign()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(_SCHEMA)
+            self.db.executescript(_TABLES)
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
+        self.schema = self._schema()
 
     def _refuse_foreign(self) -> None:
         """Before anything is written: a database holding other tables than a tournament's (or only one of them)
@@ -169,6 +407,23 @@ class Store:
         assert error is not None
         raise _translate(self.path, error, reading=True) from error
 
+    def _schema(self) -> int:
+        """1: a JSON row per game (a database of referee before issue 15); 2: compact rows."""
+        try:
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from exc
+        return 1 if "record" in columns else 2
+
+    def _writable(self) -> None:
+        """Before the first game is written: a schema-1 database is migrated (tournaments/migrate.py)."""
+        if self.schema == 1:
+            from .migrate import migrate  # here: the migration builds on this module
+
+            migrate(self)
+            self.schema = 2
+            self._template = None
+
     def lock(self) -> None:
         """Be the one process playing games into this database, until :meth:`close`: an exclusive flock on
         ``DB.lock`` beside it. The kernel drops it when the process ends, however it ends (SIGKILL included), so a
@@ -187,6 +442,7 @@ class Store:
             raise StorageError(f"another process is running this tournament ({self.path}); let it finish, or "
                                "stop it, then resume") from None
         self._lock = fd
+        self._writable()
 
     def close(self) -> None:
         self.db.close()
@@ -254,48 +510,134 @@ class Store:
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
 
-    def add_game(self, seq: int, key: str, seed: int, seating: list[str], record: dict[str, Any],
-                 stderr: dict[str, str]) -> None:
-        """Store one finished game (its record as a dict, its result checked) in one transaction."""
-        try:
-            result = GameResult.from_dict(record.get("result"))
-        except RecordError as exc:
-            raise StorageError(f"game {key!r:.40} cannot be stored: {exc}") from exc
-        self.add(FinishedGame.encode(seq, key, seed, seating, result, record, stderr))
-
     def add(self, game: FinishedGame) -> None:
         """Store one finished game in one transaction."""
+        self.add_many([game])
+
+    def add_many(self, games: Sequence[FinishedGame]) -> None:
+        """Store finished games in one transaction: all of them, or (on an error) none."""
+        self._writable()
         try:
             with self.db:
                 self.db.execute("BEGIN")
-                self.db.execute(
-                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday('now'))",
-                    (game.seq, game.key, str(game.seed), json.dumps(game.seating), json.dumps(game.places),
-                     game.result, game.faults, game.decisions, game.record, game.stderr),
-                )
+                self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, julianday('now'))",
+                                    [g.row() for g in games])
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
+
+    def batch(self, seconds: float = 0.1, size: int = 2000) -> Batch:
+        """A writer that commits finished games a batch at a time (see :class:`Batch`)."""
+        return Batch(self, seconds, size)
+
+    def template(self, game: Game) -> RecordTemplate:
+        """What the records of this tournament (of ``game``) share, from its stored configuration."""
+        if self._template is None:
+            config = self.config()
+            if config is None:
+                raise StorageError(f"{self.path} holds no tournament")
+            self._template = RecordTemplate.of(config, game)
+        return self._template
 
     def games(self, *, entrant: str | None = None, faulted: bool = False) -> Iterator[GameRow]:
         """The stored games in schedule order (seq), streamed: ``entrant``, only the games it played; ``faulted``,
         only the games with a fault. A damaged row is a StorageError naming it and its column."""
         try:
-            rows = self.db.execute(
-                "SELECT seq, key, seed, seating, places, result, faults, decisions FROM games ORDER BY seq")
-            for seq, key, seed, seating, places, result, faults, decisions in rows:
-                row = self._row(seq, key, seed, seating, places, result, faults, decisions)
-                if (entrant is None or entrant in row.seating) and (not faulted or row.faults):
-                    yield row
+            if self.schema == 1:
+                for row in self.db.execute("SELECT seq, key, seed, seating, places, result, faults, decisions "
+                                           "FROM games ORDER BY seq"):
+                    game = self._row1(*row)
+                    if (entrant is None or entrant in game.seating) and (not faulted or game.faults):
+                        yield game
+                return
+            yield from self._games2(entrant, faulted)
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
 
+    def _games2(self, entrant: str | None, faulted: bool) -> Iterator[GameRow]:
+        """Schema 2's rows: the seating and places texts repeat, so each is parsed (and checked) once."""
+        seatings: dict[Any, tuple[str, ...]] = {}
+        placings: dict[Any, tuple[int, ...]] = {}
+        make = GameRow._make
+        where = " WHERE faults != 0" if faulted else ""
+        rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, "
+                               f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq")
+        for seq, key, seed, seating, places, faults, decisions, body in rows:
+            names = seatings.get(seating)
+            if names is None:
+                names = seatings[seating] = self._seating(seq, key, seating)
+            if entrant is not None and entrant not in names:
+                continue
+            placed = placings.get(places)
+            if placed is None:
+                placed = placings[places] = self._places(seq, key, places)
+            if len(placed) != len(names):
+                raise self._damaged(seq, key, "places")
+            try:
+                deck = int(seed)
+            except (TypeError, ValueError):
+                deck = -1
+            if deck < 0 or type(key) is not str or type(decisions) is not int or decisions < 0:
+                raise self._damaged(seq, key, "seed" if deck < 0 else "key" if type(key) is not str else "decisions")
+            if faults == 0:
+                yield make((seq, key, deck, names, placed, (), decisions))
+            else:
+                yield make((seq, key, deck, names, placed, self._faults2(seq, key, faults, body, len(names)),
+                            decisions))
+
     def tally(self) -> Iterator[tuple[tuple[str, ...], tuple[int, ...], int]]:
         """How many stored games ended with each (seating, places): what a rating table is computed from."""
-        counts: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
-        for row in self.games():
-            counts[row.seating, row.places] = counts.get((row.seating, row.places), 0) + 1
-        for (seating, places), n in counts.items():
-            yield seating, places, n
+        if self.schema == 1:
+            counts: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+            for row in self.games():
+                counts[row.seating, row.places] = counts.get((row.seating, row.places), 0) + 1
+            for (seating, places), n in counts.items():
+                yield seating, places, n
+            return
+        try:
+            groups = self.db.execute("SELECT seating, places, COUNT(*), MIN(seq), MIN(key) FROM games "
+                                     "GROUP BY seating, places").fetchall()
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from exc
+        for seating, places, n, seq, key in groups:
+            names, placed = self._seating(seq, key, seating), self._places(seq, key, places)
+            if len(placed) != len(names):
+                raise self._damaged(seq, key, "places")
+            yield names, placed, n
+
+    # ------------------------------------------------------------------------------- checking a row
+
+    def _what(self, seq: Any, key: Any) -> str:
+        return f"the row of game {key!r:.40} (seq {seq!r:.20})"
+
+    def _damaged(self, seq: Any, key: Any, column: str, why: str = "") -> StorageError:
+        return StorageError(f"{self.path}: {self._what(seq, key)} is damaged (column {column!r}{why})")
+
+    def _seating(self, seq: Any, key: Any, text: Any) -> tuple[str, ...]:
+        value = self._json(text, f"{self._what(seq, key)}, column 'seating',")
+        if not (isinstance(value, list) and value and all(isinstance(s, str) for s in value)):
+            raise self._damaged(seq, key, "seating")
+        return tuple(value)
+
+    def _places(self, seq: Any, key: Any, text: Any) -> tuple[int, ...]:
+        value = self._json(text, f"{self._what(seq, key)}, column 'places',")
+        if not (isinstance(value, list) and all(type(p) is int and 1 <= p <= len(value) for p in value)):
+            raise self._damaged(seq, key, "places")
+        return tuple(value)
+
+    def _faults2(self, seq: Any, key: Any, count: Any, body: Any, seats: int) -> tuple[Fault, ...]:
+        """A schema-2 row's faults, from its body: as many as its ``faults`` column says."""
+        if type(count) is not int or count < 0:
+            raise self._damaged(seq, key, "faults")
+        try:
+            _, rest = decode_body(body)
+        except ValueError as exc:
+            raise self._damaged(seq, key, "body", f": {exc}") from None
+        faults = _faults(rest.get("X", {}).get("faults") if "X" in rest else rest.get("f"), seats)
+        if faults is None:
+            raise self._damaged(seq, key, "body", ": its faults")
+        if len(faults) != count:
+            raise self._damaged(seq, key, "faults")
+        return faults
 
     def _json(self, text: Any, what: str) -> Any:
         try:
@@ -304,10 +646,10 @@ class Store:
             reason = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
             raise StorageError(f"{self.path}: {what} is damaged (not valid JSON: {reason})") from exc
 
-    def _row(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, result: Any, faults: Any,
-             decisions: Any) -> GameRow:
-        """A stored row, checked: StorageError names the row and its first damaged column."""
-        what = f"the row of game {key!r:.40} (seq {seq!r:.20})"
+    def _row1(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, result: Any, faults: Any,
+              decisions: Any) -> GameRow:
+        """A schema-1 row, checked: StorageError names the row and its first damaged column."""
+        what = self._what(seq, key)
         values = {name: self._json(text, f"{what}, column {name!r},") for name, text in
                   (("seating", seating), ("places", places), ("result", result), ("faults", faults))}
         try:
@@ -330,28 +672,145 @@ class Store:
             "decisions" if not (type(decisions) is int and decisions >= 0) else None
         )
         if damaged:
-            raise StorageError(f"{self.path}: {what} is damaged (column {damaged!r})")
+            raise self._damaged(seq, key, damaged)
         assert typed is not None
         return GameRow(seq, key, seed_value, tuple(seating_v), typed.places, typed.faults, decisions)
+
+    # --------------------------------------------------------------------------------------- records
 
     def record(self, key: str, game: Game | None = None) -> dict[str, Any] | None:
         """The game's whole record, as ``referee play --record`` writes it (the stderr tails of the seats that
         faulted included), or None when no game has that key. ``game``: the tournament's game (the engine that
         turns stored choices back into action texts); None: the registry's."""
         try:
-            row = self.db.execute("SELECT record, stderr FROM games WHERE key = ?", (key,)).fetchone()
+            if self.schema == 1:
+                row = self.db.execute("SELECT record, stderr FROM games WHERE key = ?", (key,)).fetchone()
+            else:
+                row = self.db.execute("SELECT seq, seed, seating, places, body FROM games WHERE key = ?",
+                                      (key,)).fetchone()
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
         if row is None:
             return None
-        record = self._json(row[0], f"the record of game {key!r:.40}")
+        if self.schema == 1:
+            return self._record1(key, *row)
+        seq, seed, seating, places, body = row
+        return self._record2(seq, key, seed, seating, places, body, game or self._game())
+
+    def _game(self) -> Game:
+        from referee.plugins import load_registry  # here: only a record without its game given needs it
+
+        config = self.config()
+        try:
+            return load_registry().game(str((config or {}).get("game")))
+        except RefereeError as exc:
+            raise StorageError(f"{self.path}: {exc}") from exc
+
+    def _record1(self, key: str, record_text: Any, stderr_text: Any) -> dict[str, Any]:
+        record = self._json(record_text, f"the record of game {key!r:.40}")
         if not isinstance(record, dict):
             raise StorageError(f"{self.path}: the record of game {key!r:.40} is damaged (not a JSON object)")
-        record["stderr"] = self._json(row[1], f"the stderr of game {key!r:.40}")
+        record["stderr"] = self._json(stderr_text, f"the stderr of game {key!r:.40}")
         return record
+
+    def _record2(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
+                 game: Game) -> dict[str, Any]:
+        names, placed = self._seating(seq, key, seating), self._places(seq, key, places)
+        try:
+            deck = int(seed)
+        except (TypeError, ValueError):
+            raise self._damaged(seq, key, "seed") from None
+        try:
+            return decode_record(deck, names, placed, body, self.template(game), game)
+        except ValueError as exc:
+            raise self._damaged(seq, key, "body", f": {exc}") from None
+
+    def stored(self, game: Game) -> Iterator[StoredGame]:
+        """Every stored game with its whole record, in seq order, for ``verify``: what a row says and its record,
+        each decoded as far as it can be (a damaged part is a line saying why, not an error)."""
+        try:
+            if self.schema == 1:
+                rows = self.db.execute("SELECT key, seed, seating, places, result, faults, decisions, record "
+                                       "FROM games ORDER BY seq")
+                for key, seed, seating, places, result, faults, decisions, record in rows:
+                    columns: dict[str, Any] | str = {}
+                    assert isinstance(columns, dict)
+                    for name, text in (("seating", seating), ("places", places), ("result", result),
+                                       ("faults", faults)):
+                        try:
+                            columns[name] = json.loads(text)
+                        except (TypeError, ValueError, RecursionError):
+                            columns = f"column {name} is not JSON"
+                            break
+                    try:
+                        data: dict[str, Any] | str = json.loads(record)
+                    except (TypeError, ValueError, RecursionError):
+                        data = "not valid JSON"
+                    yield StoredGame(key, seed, columns, decisions, data)
+                return
+            rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, body FROM games "
+                                   "ORDER BY seq")
+            for seq, key, seed, seating, places, faults, decisions, body in rows:
+                try:
+                    data = self._record2(seq, key, seed, seating, places, body, game)
+                except StorageError as exc:
+                    yield StoredGame(key, seed, str(exc).split(" is damaged ", 1)[-1], decisions, str(exc))
+                    continue
+                result = data.get("result")
+                yield StoredGame(key, seed,
+                                 {"seating": json.loads(seating), "places": json.loads(places), "result": result,
+                                  "faults": data.get("faults") if faults == len(data.get("faults") or ()) else
+                                  f"{faults} (the body holds {len(data.get('faults') or ())})"},
+                                 decisions, data)
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from exc
 
     def count(self) -> int:
         try:
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
+
+
+class StoredGame(NamedTuple):
+    """A stored game for ``verify``: its columns (seating, places, result, faults), or why they cannot be read,
+    and its record in its file form, or why it cannot be read."""
+
+    key: Any
+    seed: Any
+    columns: dict[str, Any] | str
+    decisions: Any
+    record: dict[str, Any] | str
+
+
+class Batch:
+    """Stores finished games a batch at a time: a game is committed with those that arrived after it, at the
+    latest when a game arrives ``seconds`` after the last commit, or ``size`` games are waiting, and at
+    :meth:`flush` (the end of a ``with`` block, however it ends). So games arriving more than ``seconds`` apart
+    are each committed as they arrive, and what a SIGKILL can lose is the games received since the last commit:
+    fewer than ``size``, all received within ``seconds`` of it."""
+
+    def __init__(self, store: Store, seconds: float, size: int) -> None:
+        self.store = store
+        self.seconds = seconds
+        self.size = size
+        self.pending: list[FinishedGame] = []
+        self.committed = time.monotonic() - seconds  # the first game is committed at once
+
+    def add(self, game: FinishedGame) -> None:
+        self.pending.append(game)
+        now = time.monotonic()
+        if now - self.committed >= self.seconds or len(self.pending) >= self.size:
+            self.flush(now)
+
+    def flush(self, now: float | None = None) -> None:
+        if self.pending:
+            self.store.add_many(self.pending)
+            self.pending = []
+        self.committed = time.monotonic() if now is None else now
+
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.flush()

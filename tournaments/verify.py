@@ -1,8 +1,10 @@
 """``referee tournament verify``: does every stored game follow from its record?
 
-A row of the database holds the game's record (the deal, every action, every fault) and, in its own columns, what
-the table is computed from: the seating, the places, the result (with the scores) and the faults. Verifying a row
-re-plays its record through the engine (the fault policy applied to the recorded faults, as when it was played) and
+A row of the database holds the game's record (the deal, every action, every fault: in schema 2 compactly, the
+actions as indices into their legal lists) and, in its own columns, what the table is computed from: the seating,
+the places and (schema 2) the number of faults; its result (with the scores) and its faults are the stored ones
+(schema 1: columns of their own). Verifying a row re-plays its record (rebuilt from the row, schema 2) through the
+engine (the fault policy applied to the recorded faults, as when it was played) and
 compares: the schedule's deck seed and seating for the row's key, the record's game, seats, options and policy
 against the tournament's configuration, the replayed result against the record's own and against the row's
 columns. Any difference, or a record that does not replay, names the row. It finds rows changed after they were
@@ -13,9 +15,8 @@ from a real one.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,12 +27,9 @@ from referee.record import record_from_dict, replay
 from .config import TournamentConfig
 from .schedule import Scheduled
 from .sprt_run import SprtPlan, deal_of, is_sprt
-from .storage import StorageError, Store
+from .storage import StorageError, Store, StoredGame
 
 __all__ = ["Mismatch", "Ticker", "Verification", "verify"]
-
-_COLUMNS = ("seating", "places", "result", "faults")
-
 
 @dataclass(frozen=True)
 class Mismatch:
@@ -64,14 +62,6 @@ def _short(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
-def _rows(store: Store) -> Iterator[tuple[Any, ...]]:
-    try:
-        yield from store.db.execute("SELECT key, seed, seating, places, result, faults, decisions, record "
-                                    "FROM games ORDER BY seq")
-    except sqlite3.Error as exc:
-        raise StorageError(f"cannot read the games of {store.path}: {exc}") from exc
-
-
 def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str, Scheduled]:
     """The scheduled games by key: a round robin's whole schedule; an SPRT's deals that have a stored game (its
     schedule has no end of its own: it stops when the test decides)."""
@@ -99,38 +89,36 @@ def verify(store: Store, find_game: Callable[[str], Game],
                            f"{exc})") from exc
     out = Verification(scheduled=len(jobs))
     stored = store.count()
-    for row in _rows(store):
+    for row in store.stored(game):
         problems = _check_row(row, config, entrants, jobs, find_game)
         out.checked += 1
         if problems:
-            out.mismatches.append(Mismatch(str(row[0]), problems))
+            out.mismatches.append(Mismatch(str(row.key), problems))
         if progress:
             progress(out.checked, stored)
     return out
 
 
-def _check_row(row: tuple[Any, ...], config: Mapping[str, Any], entrants: list[str], jobs: Mapping[str, Scheduled],
+def _check_row(row: StoredGame, config: Mapping[str, Any], entrants: list[str], jobs: Mapping[str, Scheduled],
                find_game: Callable[[str], Game]) -> list[str]:
-    key, seed_text, *texts, decisions, record_text = row
-    job = jobs.get(key)
+    job = jobs.get(row.key)
     if job is None:
         return ["not a key of this tournament's schedule"]
-    columns: dict[str, Any] = {}
-    for name, text in zip(_COLUMNS, texts, strict=True):
-        try:
-            columns[name] = json.loads(text)
-        except (TypeError, ValueError):
-            return [f"column {name} is not JSON"]
+    if isinstance(row.columns, str):
+        return [row.columns]
+    columns, decisions = row.columns, row.decisions
     problems = []
-    if str(seed_text) != str(job.seed):
-        problems.append(f"seed: stored {seed_text}, the schedule says {job.seed}")
+    if str(row.seed) != str(job.seed):
+        problems.append(f"seed: stored {row.seed}, the schedule says {job.seed}")
     seating = [entrants[e] for e in job.seating]
     if columns["seating"] != seating:
         problems.append(f"seating: stored {_short(columns['seating'])}, the schedule says {_short(seating)}")
+    if isinstance(row.record, str):
+        return [*problems, f"record: {row.record}"]
     try:
-        record = record_from_dict(json.loads(record_text))
-    except (RefereeError, TypeError, ValueError, RecursionError) as exc:  # RecordError: a damaged record
-        return [*problems, f"record: {exc if isinstance(exc, RefereeError) else 'not valid JSON'}"]
+        record = record_from_dict(row.record)
+    except RefereeError as exc:  # RecordError: a damaged record
+        return [*problems, f"record: {exc}"]
     expected = {"game": config.get("game"), "seats": config.get("seats"), "seed": job.seed,
                 "options": config.get("options"), "policy": config.get("policy"), "bots": seating}
     actual = {"game": record.game, "seats": record.seats, "seed": record.seed, "options": record.options,

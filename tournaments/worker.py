@@ -7,13 +7,12 @@ from protocol.bot import Bot
 from referee.botspec import BotSpec, parse_spec
 from referee.match import play_game
 from referee.plugins import load_registry
-from referee.record import record_to_dict
 from referee.sandbox import Sandbox
 from referee.wirelog import WireLog
 
 from .config import TournamentConfig
 from .schedule import Scheduled
-from .storage import FinishedGame
+from .storage import FinishedGame, RecordTemplate
 
 __all__ = ["GameWorker"]
 
@@ -30,6 +29,7 @@ class GameWorker:
         self.game = self.registry.game(config.game)
         self.specs: list[BotSpec] = [parse_spec(spec, self.registry) for spec in config.specs]
         self.bots: dict[int, Bot] = {}
+        self.template = RecordTemplate.of(config.to_dict(), self.game)
 
     def _bot(self, entrant: int) -> Bot:
         if entrant not in self.bots:
@@ -43,10 +43,8 @@ class GameWorker:
                            policy=self.config.policy)
         faulted = {f.seat for f in record.faults}
         stderr = {str(s): text for s, text in record.stderr.items() if s in faulted}
-        data = record_to_dict(record)
-        data["bots"] = [self.config.entrants[e] for e in job.seating]
-        data.pop("stderr", None)
-        return FinishedGame.encode(job.seq, job.key, job.seed, data["bots"], record.result, data, stderr)
+        record.bots = [self.config.entrants[e] for e in job.seating]
+        return FinishedGame.encode(job.seq, job.key, job.seed, record, stderr, self.template)
 
     def close(self) -> None:
         for bot in self.bots.values():

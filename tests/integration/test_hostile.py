@@ -180,8 +180,9 @@ def test_a_damaged_database_is_one_line(finished_db: Path, tmp_path: Path, comma
 
 
 def test_a_damaged_stored_record_is_one_line(finished_db: Path, tmp_path: Path) -> None:
-    path = damaged(finished_db, tmp_path, "UPDATE games SET record = '{' WHERE key = 't0.d0.r0'")
-    one_line_error(invoke("tournament", "record", str(path), "t0.d0.r0"), "record of game 't0.d0.r0' is damaged")
+    path = damaged(finished_db, tmp_path, "UPDATE games SET body = X'01FF' WHERE key = 't0.d0.r0'")
+    one_line_error(invoke("tournament", "record", str(path), "t0.d0.r0"),
+                   "game 't0.d0.r0' (seq 0) is damaged (column 'body': not deflated")
 
 
 @pytest.fixture(scope="module")

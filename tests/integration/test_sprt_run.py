@@ -36,7 +36,7 @@ def run(path: Path, cfg: TournamentConfig) -> SprtState:
         return run_sprt(store, cfg, lambda c: LocalExecutor(c, 1))
 
 
-def stored(path: Path) -> dict[str, tuple[list[int], list[str]]]:
+def stored(path: Path) -> dict[str, tuple[tuple[int, ...], tuple[str, ...]]]:
     with Store(path, create=False, readonly=True) as store:
         return {row.key: (row.places, row.seating) for row in store.games()}
 
@@ -49,7 +49,7 @@ def test_a_better_candidate_is_accepted_and_every_game_is_stored(tmp_path: Path)
     assert len(rows) == state.games == 2 * state.deals  # a game pair per deal, none in flight with one worker
     for deal in range(state.deals):
         for job in substitution(2, 0, seed=cfg.seed, deal=deal):
-            assert rows[job.key][1] == [cfg.entrants[e] for e in job.seating]
+            assert rows[job.key][1] == tuple(cfg.entrants[e] for e in job.seating)
     again = sprt_state(cfg, {key: places for key, (places, _) in rows.items()})
     assert again == state  # the test is a function of the stored games
 

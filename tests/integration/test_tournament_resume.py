@@ -24,6 +24,7 @@ import pytest
 from proctable import descendants, living, proc_table
 
 from tournaments.schedule import schedule, schedule_size
+from tournaments.storage import Store
 
 ENTRANTS, SEATS, GAMES, SEED = 3, 3, 60, 1
 TOTAL = 180
@@ -80,10 +81,11 @@ def stored_count(db: Path) -> int:
 
 def stored_games(db: Path) -> list[dict[str, Any]]:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        rows = conn.execute("SELECT seq, key, seed, seating, places, record, finished_at FROM games ORDER BY seq")
+        rows = conn.execute("SELECT seq, key, seed, seating, places, finished_at FROM games ORDER BY seq").fetchall()
+    with Store(db, create=False, readonly=True) as store:
         return [{"seq": seq, "key": key, "seed": int(seed), "seating": json.loads(seating),
-                 "places": json.loads(places), "actions": json.loads(record)["actions"], "finished_at": finished}
-                for seq, key, seed, seating, places, record, finished in rows]
+                 "places": json.loads(places), "actions": (store.record(key) or {})["actions"], "finished_at": finished}
+                for seq, key, seed, seating, places, finished in rows]
 
 
 def by_key(games: list[dict[str, Any]]) -> dict[str, tuple[Any, ...]]:
