@@ -371,6 +371,8 @@ class HumanBot(BotBase):
                 line = self.stdin.readline()
             except KeyboardInterrupt:
                 line = ""
+            except UnicodeDecodeError:  # bytes the terminal's encoding does not read: a line to type again
+                line = "\ufffd\n"
             if not line:
                 self._say(f"\nseat {decision.seat} leaves the game: the referee plays its default actions to the "
                           f"end, recorded as a crash fault")
@@ -391,7 +393,7 @@ class HumanBot(BotBase):
         there is one option; None otherwise."""
         if not answer:
             return legal[0] if len(legal) == 1 else None
-        if answer.isdigit():
+        if answer.isascii() and answer.isdigit():
             number = int(answer)
             return legal[number - 1] if 1 <= number <= len(legal) else None
         wanted = answer.replace(" ", "").upper()

@@ -107,6 +107,26 @@ def test_an_answer_is_a_number_or_the_text_and_anything_else_is_asked_again() ->
     assert "play: play this card to the trick" in text  # the ? explanation
 
 
+def test_odd_input_is_asked_again_never_a_fault() -> None:
+    class Typed(io.RawIOBase):  # a terminal: one line per read
+        lines = [b"\xff\xfe\n", "²\n".encode(), b"1\n"]  # bytes that are not UTF-8, a digit that is not 0-9
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            line = self.lines.pop(0) if self.lines else b""
+            buffer[:len(line)] = line
+            return len(line)
+
+    raw = io.TextIOWrapper(io.BufferedReader(Typed()), encoding="utf-8")
+    out = io.StringIO()
+    bot = HumanBot(raw, out)
+    bot.new_game(GameInfo("kozel", {}, 0, 2))
+    assert bot.act(Decision(0, LEGAL, lambda: {"seat": 0, "seats": 2, "hand": ["7C", "QH"]})) == LEGAL[0]
+    assert out.getvalue().count("is not one of your options") == 2
+
+
 def test_one_option_is_taken_by_enter_and_a_number_by_its_place() -> None:
     bot, _ = human("\n2\n")
     one = Decision(0, LEGAL[:1], lambda: {"seat": 0, "seats": 2, "hand": ["7C"]})
