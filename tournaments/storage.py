@@ -557,7 +557,7 @@ class Store:
         """Schema 2's rows: the seating and places texts repeat, so each is parsed (and checked) once."""
         seatings: dict[Any, tuple[str, ...]] = {}
         placings: dict[Any, tuple[int, ...]] = {}
-        make = GameRow._make
+        new = tuple.__new__  # a GameRow from a tuple without NamedTuple's own __new__
         where = " WHERE faults != 0" if faulted else ""
         rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, "
                                f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq")
@@ -579,10 +579,10 @@ class Store:
             if deck < 0 or type(key) is not str or type(decisions) is not int or decisions < 0:
                 raise self._damaged(seq, key, "seed" if deck < 0 else "key" if type(key) is not str else "decisions")
             if faults == 0:
-                yield make((seq, key, deck, names, placed, (), decisions))
+                yield new(GameRow, (seq, key, deck, names, placed, (), decisions))
             else:
-                yield make((seq, key, deck, names, placed, self._faults2(seq, key, faults, body, len(names)),
-                            decisions))
+                yield new(GameRow, (seq, key, deck, names, placed, self._faults2(seq, key, faults, body, len(names)),
+                                    decisions))
 
     def tally(self) -> Iterator[tuple[tuple[str, ...], tuple[int, ...], int]]:
         """How many stored games ended with each (seating, places): what a rating table is computed from."""
