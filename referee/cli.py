@@ -254,14 +254,24 @@ def replay_cmd(
     file: Path = typer.Argument(..., metavar="FILE", help="A record written by 'referee play --record'."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    html: Path | None = typer.Option(None, "--html", metavar="OUT", help="Also write the replay viewer: one "
+                                     "self-contained HTML page stepping through the game (docs/HTML.md)."),
 ) -> None:
     """Re-play a game record and print its result; a record that does not replay is an error."""
     registry = cli_registry()
+    if html is not None:
+        from .html import check_writable  # Jinja2 only when a page is asked for
+
+        check_writable(html)
     stored = read_record(file)
     game = registry.game(stored.game)
     out = sys.stderr if json_out else sys.stdout
     replayed = replay(stored, registry.game, listener=_narrator(game, out) if verbose else None)
     _print_result(replayed, game, json_out)
+    if html is not None:
+        from .html import replay_html, write_page
+
+        write_page(replay_html(stored, registry.game), html)
 
 
 def _version(value: bool) -> None:

@@ -536,6 +536,9 @@ def record(
                               help="The game's key, as 'referee tournament games' lists it (like t0.d3.r1)."),
     out: Path | None = typer.Option(None, "--out", "-o", metavar="FILE",
                                     help="Write the record to this file instead of stdout."),
+    html: Path | None = typer.Option(None, "--html", metavar="OUT",
+                                     help="Write the game's replay viewer (one self-contained HTML page, "
+                                     "docs/HTML.md) instead of printing the record (with --out: as well)."),
 ) -> None:
     """Print one stored game's record (the stderr tails of faulted bots included), for 'referee replay'.
 
@@ -548,10 +551,15 @@ def record(
     if data is None:
         raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")
     stored = record_from_dict(data)  # a damaged row is a RecordError here, not a file replay chokes on
-    if out is None:
-        typer.echo(record_text(stored), nl=False)
-    else:
+    if html is not None:
+        from referee.html import check_writable, replay_html, write_page
+
+        check_writable(html)
+        write_page(replay_html(stored, cli_registry().game), html)
+    if out is not None:
         write_record(stored, out)
+    elif html is None:
+        typer.echo(record_text(stored), nl=False)
 
 
 @app.command(cls=Command)

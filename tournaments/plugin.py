@@ -8,6 +8,7 @@ from protocol.hooks import hookimpl
 def register_commands(register):  # type: ignore[no-untyped-def]
     from .cli import app
     from .ladder_cli import join  # noqa: F401 - adds 'referee tournament join' to the group
+    from .report_cli import report  # noqa: F401 - adds 'referee tournament report' to the group
     from .sprt_cli import sprt  # noqa: F401 - adds 'referee tournament sprt' to the group
 
     register(app, name="tournament")

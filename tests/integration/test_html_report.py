@@ -1,0 +1,93 @@
+"""The tournament report (tournaments/report_html.py, docs/HTML.md) in a real headless Chromium: its rating table,
+heat map and fault counts say what 'referee tournament table --json' says, and a game's link opens that game's
+replay, which links back."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_process import ROOT, run_referee
+from html_browser import browser, no_errors, open_page
+
+ILLEGAL = f"cmd:{sys.executable} {ROOT / 'tests' / 'fixtures' / 'zoo' / 'illegal.py'}"
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[Any]:
+    with browser() as ctx:
+        yield ctx
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("tournament")
+    db = folder / "t.db"
+    done = run_referee("tournament", "run", "durak", "-b", "heuristic", "-b", "random", "-b",
+                       f"[name=illegal] {ILLEGAL}", "--seats", "2", "--games", "2", "--seed", "3", "--db", str(db),
+                       "--workers", "1", "--sandbox", "off", "--json")
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def test_the_report_shows_the_table_and_links_each_replay(context: Any, tournament: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site" / "report.html"
+    out.parent.mkdir()
+    done = run_referee("tournament", "report", str(tournament), "-o", str(out), "--replays", "4")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{out}: 12 games, 4 replay pages in {tmp_path / 'site' / 'report-games'}\n"
+    table = json.loads(run_referee("tournament", "table", str(tournament), "--json").stdout)
+    games = json.loads(run_referee("tournament", "games", str(tournament), "--json").stdout)["games"]
+    text = out.read_text(encoding="utf-8")
+    assert "http://" not in text and "https://" not in text and "<script" not in text
+
+    page = open_page(context)
+    page.goto(out.as_uri())
+    rows = page.locator("#ratings tr[data-bot]")
+    assert rows.evaluate_all("els => els.map(e => e.dataset.bot)") == [r["bot"] for r in table["ratings"]]
+    assert page.locator("#ratings td.rating").all_inner_texts() == [f"{r['rating']:.0f}" for r in table["ratings"]]
+    assert page.locator("#ratings rect.interval").count() == len(table["ratings"])
+    names = [r["bot"] for r in table["ratings"]]
+    index = {name: i for i, name in enumerate(table["crosstable"]["bots"])}
+    heat = page.locator("#crosstable tr").evaluate_all(
+        "rows => rows.slice(1).map(r => [...r.querySelectorAll('td')].map(td => td.innerText))")
+    assert heat == [["" if a == b else f"{100 * table['crosstable']['ahead'][index[a]][index[b]]:.0f}%"
+                     for b in names] for a in names]
+    faults = {r["bot"]: r["faults"] for r in table["ratings"]}
+    assert faults["illegal"] > 0
+    shown = page.locator("#faults tr").evaluate_all(
+        "rows => rows.slice(1).map(r => [r.cells[0].innerText, r.cells[r.cells.length - 1].innerText])")
+    assert {bot: int(n) for bot, n in shown} == faults
+    assert page.locator("#seed").inner_text() == "3"  # complete: the seed is shown
+    assert page.locator("#course polyline").count() == 3
+    listed = page.locator("#games tr[data-key]").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert listed == [g["key"] for g in games]
+    links = page.locator("#games a")
+    assert links.count() == 4
+    faulted = [g["key"] for g in games if g["faults"]]
+    linked = page.locator("#games tr[data-key]:has(a)").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert linked == sorted(faulted[:4], key=[g["key"] for g in games].index)  # the games with a fault first
+    no_errors(page)
+
+    key = linked[0]
+    page.click(f'#games tr[data-key="{key}"] a')
+    page.wait_for_function("document.body.dataset.decision === '0'")
+    game = next(g for g in games if g["key"] == key)
+    assert all(f"seat {s}: {bot}" in page.locator("header").inner_text() for s, bot in enumerate(game["bots"]))
+    page.click("#next")
+    assert page.locator("body").get_attribute("data-decision") == "1"
+    no_errors(page)
+    page.click("#back")
+    page.wait_for_selector("#ratings")
+    assert page.url == out.as_uri()
+    no_errors(page)
+
+
+def test_a_bad_output_path_is_one_line(tournament: Path, tmp_path: Path) -> None:
+    done = run_referee("tournament", "report", str(tournament), "-o", str(tmp_path / "missing" / "r.html"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("referee: error: cannot write") and done.stderr.count("\n") == 1

@@ -1,0 +1,44 @@
+"""``referee tournament report DB -o report.html``: the tournament as one HTML page, with a replay page for each of
+a bounded number of its games (tournaments/report_html.py, docs/HTML.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from referee.cli_common import Command, cli_registry
+from referee.errors import ConfigError
+
+from .cli import app
+from .report_html import DEFAULT_REPLAYS, write_report
+from .storage import Store
+
+__all__ = ["report"]
+
+
+@app.command(cls=Command)
+def report(
+    db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
+    out: Path = typer.Option(Path("report.html"), "--out", "-o", metavar="FILE",
+                             help="The report's HTML file; the replay pages go into the folder FILE's name without "
+                             ".html, plus '-games', beside it."),
+    replays: int = typer.Option(DEFAULT_REPLAYS, "--replays", min=0, metavar="N",
+                                help="Write the replay pages of at most N games: those with a fault first, then "
+                                "the others in schedule order."),
+) -> None:
+    """Write the tournament report: ratings with their intervals, the crosstable as a heat map, the ratings over the
+    games, faults, the configuration and the games, linked to their replays.
+
+    Example: referee tournament report tournament.db -o report.html
+    """
+    from referee.html import check_writable
+
+    check_writable(out)
+    registry = cli_registry()
+    with Store(db, create=False, readonly=True) as store:
+        if store.config() is None:
+            raise ConfigError(f"{db} holds no tournament")
+        page = write_report(store, registry, out, replays=replays)
+    typer.echo(f"{out}: {page.total_games} games, {len(page.replays)} replay pages"
+               + (f" in {out.with_name(out.stem + '-games')}" if page.replays else ""))

@@ -1,0 +1,212 @@
+"""The tournament report as one self-contained HTML page (``referee tournament report``, docs/HTML.md).
+
+The page holds the rating table with the intervals drawn as bars, the crosstable as a heat map, the ratings'
+course over the games played, the faults by bot and kind, the configuration, and the list of games, each
+linked to its replay viewer (:mod:`referee.html`), written beside the report. Charts are inline SVG drawn from
+the numbers here; the template is ``templates/report.html.j2``; nothing is fetched when the page is viewed.
+
+The work is bounded: the course is the table (:func:`tournaments.report.build_report`) of at most
+:data:`COURSE_POINTS` prefixes of the stored games, at most ``replays`` replay pages are written (the games with
+a fault first, then the others in schedule order) and at most :data:`LISTED` games are listed besides them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from protocol.faults import FaultKind
+from referee.engine import Game
+from referee.html import environment, replay_html, write_page
+from referee.plugins import Registry
+from referee.record import record_from_dict
+
+from .cli import sandbox_mode, stored_report
+from .config import TournamentConfig
+from .report import Report, build_report
+from .storage import GameRow, Store
+
+__all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "ReportPage", "report_page", "write_report"]
+
+#: Prefixes of the stored games whose table the course chart shows (the last is the whole table).
+COURSE_POINTS = 12
+#: Replay pages written beside the report by default (``--replays``).
+DEFAULT_REPLAYS = 50
+#: Games listed besides those with a replay: the first in schedule order.
+LISTED = 500
+#: Line colours of the course chart, one per entrant (repeating after ten).
+COLOURS = ("#2459c2", "#c8102e", "#17803d", "#c25a00", "#7b3fb5", "#0e8a8a", "#8a6d00", "#b0124a", "#4d5b70",
+           "#5c8f00")
+
+
+@dataclass
+class ReportPage:
+    """What the template shows, computed once."""
+
+    config: TournamentConfig
+    game: Game
+    report: Report
+    sandbox: str
+    rows: list[dict[str, Any]]  # the rating table, each row with its bar
+    axis: dict[str, Any]  # the bars' common scale
+    heat: list[list[dict[str, Any]]]  # the crosstable, row over column
+    course: dict[str, Any]  # the course chart's lines and axes
+    faults: dict[str, Any]  # kinds, and per bot its counts
+    games: list[dict[str, Any]]  # the listed games
+    total_games: int
+    replay_limit: int  # --replays
+    replays: list[GameRow] = field(default_factory=list)  # the games whose replay page is written
+
+
+def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPLAYS,
+                folder: str = "games") -> ReportPage:
+    """The page's numbers from ``store``; ``folder``: where the replay pages go, relative to the report."""
+    config = TournamentConfig.from_dict(store.config() or {})
+    game = registry.game(config.game)
+    teams = game.teams(config.seats)
+    report = stored_report(store, registry, 0)  # the table 'referee tournament table' prints, its seed rule too
+    rows = list(store.games())
+    chosen = sorted(rows, key=lambda r: (not r.faults, r.seq))[:replays]
+    linked = {r.key for r in chosen}
+    listed = [r for i, r in enumerate(rows) if i < LISTED or r.key in linked]
+    games = [{"key": r.key, "seq": r.seq, "bots": list(r.seating), "places": list(r.places),
+              "decisions": r.decisions, "faults": [f"seat {f.seat} {f.kind}" for f in r.faults],
+              "href": f"{folder}/{page_name(r.key)}" if r.key in linked else None} for r in listed]
+    bars, axis = _bars(report)
+    return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
+                      _course(config, rows, teams), _faults(config, rows), games, len(rows),
+                      replays, sorted(chosen, key=lambda r: r.seq))
+
+
+def page_name(key: str) -> str:
+    """The file name of a game's replay page: its key, with anything but letters, digits, ``.``, ``-`` and ``_``
+    replaced (a key names a file in the report's folder, never a path)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", key).lstrip(".") + ".html"
+
+
+def write_report(store: Store, registry: Registry, out: Path, *, replays: int = DEFAULT_REPLAYS) -> ReportPage:
+    """Write the report to ``out`` and the replay pages into the folder ``OUT-games`` beside it."""
+    folder = out.with_name(out.stem + "-games")
+    page = report_page(store, registry, replays=replays, folder=folder.name)
+    if page.replays:
+        folder.mkdir(exist_ok=True)
+    for row in page.replays:
+        record = record_from_dict(store.record(row.key))
+        write_page(replay_html(record, registry.game, back=f"../{out.name}"), folder / page_name(row.key))
+    write_page(render(page), out)
+    return page
+
+
+def render(page: ReportPage) -> str:
+    return environment("tournaments").get_template("report.html.j2").render(page=page, listed=LISTED)
+
+
+def _bars(report: Report) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rating rows with the x positions (0..100) of their interval on one scale for all of them."""
+    rated = [r for r in report.rows if r["rating"] is not None]
+    low = min((r["rating"] - (r["ci"] or 0) for r in rated), default=1400.0)
+    high = max((r["rating"] + (r["ci"] or 0) for r in rated), default=1600.0)
+    low, high = _nice(low, high)
+
+    def x(value: float) -> float:
+        return round(100 * (value - low) / (high - low), 2)
+
+    rows = []
+    for r in report.rows:
+        bar = None
+        if r["rating"] is not None:
+            ci = r["ci"] or 0.0
+            bar = {"from": x(r["rating"] - ci), "to": x(r["rating"] + ci), "at": x(r["rating"])}
+        rows.append({**r, "bar": bar})
+    ticks = [{"x": x(t), "label": f"{t:.0f}"} for t in _ticks(low, high)]
+    return rows, {"low": low, "high": high, "ticks": ticks, "centre": x(1500) if low <= 1500 <= high else None}
+
+
+def _nice(low: float, high: float) -> tuple[float, float]:
+    step = _step(high - low)
+    low, high = step * (low // step), step * -(-high // step)
+    return (low, high) if high > low else (low - step, high + step)
+
+
+def _step(span: float) -> float:
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if span / step <= 8:
+            return float(step)
+    return 10000.0
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    step = _step(high - low)
+    ticks, t = [], low
+    while t <= high + 1e-9:
+        ticks.append(t)
+        t += step
+    return ticks
+
+
+def _heat(report: Report) -> list[list[dict[str, Any]]]:
+    """The crosstable in the table's order: each cell's share and its colour (red below half, green above)."""
+    order = [report.entrants.index(r["bot"]) for r in report.rows]
+    cells = []
+    for i in order:
+        line = []
+        for j in order:
+            share = None if i == j else report.ahead[i][j]
+            text = "" if share is None else f"{100 * share:.0f}%"
+            line.append({"share": share, "colour": _colour(share), "text": text})
+        cells.append(line)
+    return cells
+
+
+def _colour(share: float | None) -> str:
+    if share is None:
+        return "#eef0f4"
+    t = max(-1.0, min(1.0, 2 * share - 1))  # -1 all behind … 1 all ahead
+    target = (46, 160, 90) if t > 0 else (214, 69, 65)
+    a = abs(t)
+    r, g, b = (round(255 + (c - 255) * a) for c in target)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _course(config: TournamentConfig, rows: list[GameRow], teams: Any) -> dict[str, Any]:
+    """The ratings after each of at most COURSE_POINTS prefixes of the games, as SVG polylines (x: games, y:
+    rating), on a 600 × 240 plot."""
+    n = len(rows)
+    if n == 0:
+        return {"lines": [], "points": 0}
+    marks = sorted({max(1, round(n * k / COURSE_POINTS)) for k in range(1, COURSE_POINTS + 1)})
+    series: dict[str, list[tuple[int, float]]] = {name: [] for name in config.entrants}
+    for m in marks:
+        for r in build_report(config.entrants, rows[:m], teams=teams).rows:
+            if r["rating"] is not None:
+                series[r["bot"]].append((m, r["rating"]))
+    values = [v for points in series.values() for _, v in points]
+    low, high = _nice(min(values), max(values))
+    width, height = 600.0, 240.0
+
+    def xy(m: int, v: float) -> str:
+        return f"{width * m / n:.1f},{height - height * (v - low) / (high - low):.1f}"
+
+    lines = [{"bot": name, "colour": COLOURS[i % len(COLOURS)], "points": " ".join(xy(m, v) for m, v in points),
+              "last": xy(*points[-1]) if points else None}
+             for i, (name, points) in enumerate(series.items()) if points]
+    y_ticks = [{"y": round(height - height * (t - low) / (high - low), 1), "label": f"{t:.0f}"}
+               for t in _ticks(low, high)]
+    x_ticks = [{"x": round(width * m / n, 1), "label": str(m)} for m in (marks[0], marks[len(marks) // 2], n)]
+    return {"lines": lines, "points": len(marks), "width": width, "height": height, "y_ticks": y_ticks,
+            "x_ticks": x_ticks, "games": n}
+
+
+def _faults(config: TournamentConfig, rows: list[GameRow]) -> dict[str, Any]:
+    """Faults counted by entrant and kind (the kinds that occurred, in the order of protocol.faults)."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for row in rows:
+        for f in row.faults:
+            counts[row.seating[f.seat], str(f.kind)] += 1
+    kinds = [str(k) for k in FaultKind if any(kind == str(k) for _, kind in counts)]
+    bots = [{"bot": name, "counts": [counts[name, k] for k in kinds], "total": sum(counts[name, k] for k in kinds)}
+            for name in config.entrants]
+    return {"kinds": kinds, "bots": bots, "total": sum(counts.values())}
