@@ -130,8 +130,7 @@ class RemoteBot(BotBase):
 
     def _send_new_game(self) -> None:
         assert self.transport is not None and self._new_game is not None
-        message = self._new_game
-        self._guard(lambda: self.transport.send(message, time.monotonic() + self.time.handshake_time))  # type: ignore[union-attr]
+        self._guard(self.transport.send, self._new_game, time.monotonic() + self.time.handshake_time)
 
     def _left_cleanly(self) -> bool:
         """Did the process exit with status 0 before answering anything in this game? Such a bot left
@@ -145,19 +144,18 @@ class RemoteBot(BotBase):
         self._id += 1
         rid = self._id
         allowed = self.clock.allowed
-        legal_texts = [a.text for a in decision.legal]
-        message = request(id=rid, observation=decision.observation, legal=legal_texts,
+        message = request(id=rid, observation=decision.observation, legal=[a.text for a in decision.legal],
                           deadline_ms=int(allowed * 1000))
         self._written_at = time.monotonic()  # set again once the request is written
         try:
             try:
-                reply = self._guard(lambda: self._exchange(message, rid, allowed))
+                reply = self._guard(self._exchange, message, rid, allowed)
             except BotCrashed:
                 if not self._left_cleanly():
                     raise
                 self.start()  # it exited between games: a fresh process rejoins (observations are whole, C-8)
                 self._send_new_game()
-                reply = self._guard(lambda: self._exchange(message, rid, allowed))
+                reply = self._guard(self._exchange, message, rid, allowed)
         finally:  # time beyond the move limit comes out of the bank, answered or not
             self.clock.spend(time.monotonic() - self._written_at)
         self.clock.answered()
@@ -173,22 +171,23 @@ class RemoteBot(BotBase):
     def _exchange(self, message: dict[str, Any], rid: int, allowed: float) -> Mapping[str, Any]:
         """Write a request and wait for its answer. The write is bounded too (a bot that does not read its stdin
         times out), but the bot's clock starts when the write completes (PROTOCOL.md section 8)."""
-        assert self.transport is not None
-        self.transport.discard()  # written before this request, so no answer to it, whatever its id says
-        self.transport.send(message, time.monotonic() + allowed + LATENCY_GRACE)
+        transport = self.transport
+        assert transport is not None
+        transport.discard()  # written before this request, so no answer to it, whatever its id says
+        transport.send(message, time.monotonic() + allowed + LATENCY_GRACE)
         self._written_at = time.monotonic()
         deadline = self._written_at + allowed + LATENCY_GRACE
         while True:
-            reply = self.transport.receive(deadline)
+            reply = transport.receive(deadline)
             if answers(reply, rid):
                 return reply
             # Unknown types are ignored; an action with another id (or a non-integer one) answers nothing.
 
-    def _guard(self, call: Callable[[], Any]) -> Any:
-        """Run one exchange; a timeout counts on the clock (a stall after ``stall_after`` in a row); drop broken
-        bots."""
+    def _guard(self, call: Callable[..., Any], *args: Any) -> Any:
+        """Run one exchange, ``call(*args)``; a timeout counts on the clock (a stall after ``stall_after`` in a
+        row); drop broken bots."""
         try:
-            return call()
+            return call(*args)
         except BotTimeout as exc:
             try:
                 self.clock.on_timeout(exc)
