@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import sqlite3
 import time
 import urllib.parse
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -790,16 +791,18 @@ class Batch:
     are each committed as they arrive, and what a SIGKILL can lose is the games received since the last commit:
     fewer than ``size``, all received within ``seconds`` of it."""
 
-    def __init__(self, store: Store, seconds: float, size: int) -> None:
+    def __init__(self, store: Store, seconds: float, size: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.seconds = seconds
         self.size = size
+        self.clock = clock
         self.pending: list[FinishedGame] = []
-        self.committed = time.monotonic() - seconds  # the first game is committed at once
+        self.committed = -math.inf  # the first game is committed at once
 
     def add(self, game: FinishedGame) -> None:
         self.pending.append(game)
-        now = time.monotonic()
+        now = self.clock()
         if now - self.committed >= self.seconds or len(self.pending) >= self.size:
             self.flush(now)
 
@@ -807,7 +810,7 @@ class Batch:
         if self.pending:
             self.store.add_many(self.pending)
             self.pending = []
-        self.committed = time.monotonic() if now is None else now
+        self.committed = self.clock() if now is None else now
 
     def __enter__(self) -> Batch:
         return self
