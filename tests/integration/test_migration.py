@@ -1,0 +1,155 @@
+"""Schema-1 databases (tests/fixtures/schema1/, made by the referee before schema 2: a 2-seat round robin with a
+crashing bot, a 3-seat one under ``--on-fault continue`` with illegal moves, an SPRT): ``table``, ``games``,
+``record`` and ``verify`` read them as they are; ``resume`` migrates them in place after a backup, and then every
+one of those gives what it gave before (tournaments/migrate.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_process import ROOT
+from typer.testing import CliRunner
+
+from referee.cli import app
+from tournaments import migrate as migration
+from tournaments.storage import StorageError, Store
+
+FIXTURES = ROOT / "tests" / "fixtures" / "schema1"
+NAMES = ["rr", "rr3", "sprt"]
+
+
+def invoke(*args: str, code: int = 0) -> str:
+    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
+    return result.stdout
+
+
+def copy(name: str, tmp_path: Path) -> Path:
+    path = tmp_path / f"{name}.db"
+    shutil.copy(FIXTURES / f"{name}.db", path)  # never opened in place: reading a WAL database writes its -shm
+    return path
+
+
+def dump(path: Path) -> list[str]:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return list(db.iterdump())
+    finally:
+        db.close()
+
+
+def schema1_records(path: Path) -> dict[str, str]:
+    """Every game's record as schema 1 holds it (the record column with the stderr column added), as JSON."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT key, record, stderr FROM games ORDER BY seq").fetchall()
+    finally:
+        db.close()
+    return {key: json.dumps({**json.loads(record), "stderr": json.loads(stderr)}) for key, record, stderr in rows}
+
+
+def outputs(path: Path) -> dict[str, Any]:
+    """What the commands print for a database: table, games and verify as JSON, every record."""
+    with Store(path, create=False, readonly=True) as store:
+        keys = [row.key for row in store.games()]
+    return {"table": json.loads(invoke("tournament", "table", str(path), "--json")),
+            "games": json.loads(invoke("tournament", "games", str(path), "--json")),
+            "verify": json.loads(invoke("tournament", "verify", str(path), "--json")),
+            "records": {key: invoke("tournament", "record", str(path), key) for key in keys}}
+
+
+def schema_of(path: Path) -> tuple[str, set[str]]:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        version = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0]
+        return version, {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_schema1_database_is_read_as_it_is(tmp_path: Path, name: str) -> None:
+    path = copy(name, tmp_path)
+    before = dump(path)
+    out = outputs(path)
+    assert out["verify"]["ok"] and out["verify"]["games"] == len(out["games"]["games"]) > 0
+    with Store(path, create=False, readonly=True) as store:
+        assert store.schema == 1
+        assert {key: json.dumps(store.record(key)) for key in out["records"]} == schema1_records(path)
+        faulted = [row.key for row in store.games(faulted=True)]
+    assert bool(faulted) == (name != "sprt")  # the round robins have faulting bots
+    assert dump(path) == before and schema_of(path)[0] == "1"  # reading changed nothing
+
+
+@pytest.mark.parametrize("name", ["rr", "rr3"])
+def test_resume_migrates_in_place_after_a_backup(tmp_path: Path, name: str) -> None:
+    path = copy(name, tmp_path)
+    original, before = dump(path), outputs(path)
+    records = schema1_records(path)
+    invoke("tournament", "resume", str(path), "--json")
+    backup = tmp_path / f"{name}.db.schema1.bak"
+    assert backup.is_file() and dump(backup) == original
+    version, columns = schema_of(path)
+    assert version == "2" and "body" in columns and "record" not in columns
+    assert outputs(path) == before
+    with Store(path, create=False, readonly=True) as store:
+        assert store.schema == 2
+        assert {key: json.dumps(store.record(key)) for key in records} == records  # byte for byte
+    invoke("tournament", "resume", str(path), "--json")  # a migrated database is not migrated again
+    assert dump(backup) == original
+
+
+def test_a_finished_sprt_is_decided_again_without_a_write(tmp_path: Path) -> None:
+    path = copy("sprt", tmp_path)
+    original, before = dump(path), outputs(path)
+    invoke("tournament", "resume", str(path), "--json")  # nothing to play: nothing written, nothing migrated
+    assert dump(path) == original and not (tmp_path / "sprt.db.schema1.bak").exists()
+    assert outputs(path) == before
+
+
+def test_resume_migrates_an_sprt_and_plays_its_missing_games(tmp_path: Path) -> None:
+    complete = copy("sprt", tmp_path)
+    path = tmp_path / "partial.db"
+    shutil.copy(complete, path)
+    db = sqlite3.connect(path)
+    gone = [row[0] for row in db.execute("SELECT key FROM games WHERE key GLOB 'd4.*'")]
+    db.execute("DELETE FROM games WHERE key GLOB 'd4.*'")
+    db.commit()
+    db.close()
+    assert gone
+    invoke("tournament", "resume", str(path), "--json")
+    assert schema_of(path)[0] == "2" and (tmp_path / "partial.db.schema1.bak").is_file()
+    want = outputs(complete)
+    assert outputs(path) == want  # the games played again are the very ones deleted
+    with Store(path, create=False, readonly=True) as store:
+        assert {key: json.dumps(store.record(key)) for key in gone} == {k: schema1_records(complete)[k] for k in gone}
+
+
+def test_an_interrupted_migration_leaves_schema_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = copy("rr", tmp_path)
+    original = dump(path)
+    encoded = 0
+    real = migration.encode_body
+
+    def failing(*args: Any, **kwargs: Any) -> bytes:
+        nonlocal encoded
+        encoded += 1
+        if encoded > 3:
+            raise sqlite3.OperationalError("disk I/O error")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(migration, "encode_body", failing)
+    with Store(path, create=False) as store, pytest.raises(StorageError) as exc:
+        store.lock()
+    assert "\n" not in str(exc.value)
+    assert dump(path) == original and schema_of(path)[0] == "1"
+    monkeypatch.undo()
+    with Store(path, create=False) as store:  # the next write migrates it
+        store.lock()
+        assert store.schema == 2
+    assert schema_of(path)[0] == "2"
