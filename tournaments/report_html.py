@@ -37,6 +37,8 @@ COURSE_POINTS = 12
 DEFAULT_REPLAYS = 50
 #: Games listed besides those with a replay: the first in schedule order.
 LISTED = 500
+#: The least distance of two names at the right end of the course chart (SVG units; the text is 12 high).
+LABEL_GAP = 13.0
 #: Line colours of the course chart, one per entrant (repeating after ten).
 COLOURS = ("#2459c2", "#c8102e", "#17803d", "#c25a00", "#7b3fb5", "#0e8a8a", "#8a6d00", "#b0124a", "#4d5b70",
            "#5c8f00")
@@ -191,8 +193,11 @@ def _course(config: TournamentConfig, rows: list[GameRow], teams: Any) -> dict[s
         return f"{width * m / n:.1f},{height - height * (v - low) / (high - low):.1f}"
 
     lines = [{"bot": name, "colour": COLOURS[i % len(COLOURS)], "points": " ".join(xy(m, v) for m, v in points),
-              "last": xy(*points[-1]) if points else None}
+              "x": float(xy(*points[-1]).split(",")[0]), "y": float(xy(*points[-1]).split(",")[1])}
              for i, (name, points) in enumerate(series.items()) if points]
+    label_y = -LABEL_GAP  # the names at the lines' ends, top to bottom, at least LABEL_GAP apart
+    for line in sorted(lines, key=lambda line: line["y"]):
+        label_y = line["label_y"] = max(line["y"], label_y + LABEL_GAP)
     y_ticks = [{"y": round(height - height * (t - low) / (high - low), 1), "label": f"{t:.0f}"}
                for t in _ticks(low, high)]
     x_ticks = [{"x": round(width * m / n, 1), "label": str(m)} for m in (marks[0], marks[len(marks) // 2], n)]

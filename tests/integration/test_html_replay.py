@@ -83,14 +83,15 @@ def context() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[GameRecord, Path]]:
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[GameRecord, Path, list[dict[str, Any]]]]:
+    """Each game's record, its page, and its positions from the engine."""
     folder = tmp_path_factory.mktemp("replays")
     made = {}
     for game_id, seats, options in GAMES:
         record = played(game_id, seats, options)
         path = folder / f"{game_id}.html"
         path.write_text(replay_html(record, REGISTRY.game), encoding="utf-8")
-        made[game_id] = (record, path)
+        made[game_id] = (record, path, positions(record))
     return made
 
 
@@ -105,6 +106,15 @@ SNAPSHOT = """() => {
           trump_card: cards("#trump-card [data-card]")[0] ?? null,
           seats: cells("#seat-scores td[data-field]", "seat"), teams: cells("#team-scores td[data-field]", "team")};
 }"""
+
+
+#: A seat's view, read in one call: every card drawn, the page's text, each seat's face-up cards.
+SEAT_VIEW = """() => ({
+  drawn: [...document.querySelectorAll("[data-card]")].map(e => e.dataset.card),
+  text: document.body.innerText,
+  hands: Object.fromEntries([...document.querySelectorAll(".seat")].map(s => [s.dataset.seat,
+    [...s.querySelectorAll(".hand [data-card]")].map(e => e.dataset.card)])),
+})"""
 
 
 def check_position(page: Any, record: GameRecord, position: dict[str, Any], decision: int) -> None:
@@ -125,9 +135,8 @@ def check_position(page: Any, record: GameRecord, position: dict[str, Any], deci
 
 
 def test_stepping_by_buttons_keys_slider_and_link_shows_the_engines_state(
-        context: Any, pages: dict[str, tuple[GameRecord, Path]]) -> None:
-    record, path = pages["kozel-hvaleny"]
-    expected = positions(record)
+        context: Any, pages: dict[str, tuple[GameRecord, Path, list[dict[str, Any]]]]) -> None:
+    record, path, expected = pages["kozel-hvaleny"]
     last = len(expected) - 1
     page = open_page(context)
     page.goto(path.as_uri())
@@ -159,9 +168,8 @@ def test_stepping_by_buttons_keys_slider_and_link_shows_the_engines_state(
 
 @pytest.mark.parametrize("game_id", [g for g, _, _ in GAMES])
 def test_every_game_shows_the_engines_hands_table_and_scores(
-        context: Any, pages: dict[str, tuple[GameRecord, Path]], game_id: str) -> None:
-    record, path = pages[game_id]
-    expected = positions(record)
+        context: Any, pages: dict[str, tuple[GameRecord, Path, list[dict[str, Any]]]], game_id: str) -> None:
+    record, path, expected = pages[game_id]
     page = open_page(context)
     page.goto(path.as_uri())
     for decision in sorted({*range(0, len(expected), max(1, len(expected) // 8)), len(expected) - 1}):
@@ -173,9 +181,8 @@ def test_every_game_shows_the_engines_hands_table_and_scores(
 
 @pytest.mark.parametrize("game_id", [g for g, _, _ in GAMES])
 def test_a_seats_view_shows_only_what_its_observation_held(
-        context: Any, pages: dict[str, tuple[GameRecord, Path]], game_id: str) -> None:
-    record, path = pages[game_id]
-    expected = positions(record)
+        context: Any, pages: dict[str, tuple[GameRecord, Path, list[dict[str, Any]]]], game_id: str) -> None:
+    record, path, expected = pages[game_id]
     seat = 1
     page = open_page(context)
     page.goto(path.as_uri() + f"#d=0&seat={seat}")
@@ -188,15 +195,11 @@ def test_a_seats_view_shows_only_what_its_observation_held(
         observed = expected[decision]["observed"]
         allowed = cards_in(observed[seat])
         hidden = set().union(*(set(o["hand"]) for s, o in enumerate(observed) if s != seat)) - allowed
-        drawn = set(page.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
-        written = set(CARD.findall(page.locator("body").inner_text()))
+        shown = page.evaluate(SEAT_VIEW)
+        drawn, written = set(shown["drawn"]), set(CARD.findall(shown["text"]))
         assert not (drawn | written) & hidden, (decision, (drawn | written) & hidden)
         assert drawn | written <= allowed, (decision, (drawn | written) - allowed)
-        hand = page.locator(f'.seat[data-seat="{seat}"] .hand [data-card]')
-        assert hand.evaluate_all("els => els.map(e => e.dataset.card)") == observed[seat]["hand"]
-        for other in range(record.seats):
-            if other != seat:
-                assert page.locator(f'.seat[data-seat="{other}"] .hand [data-card]').count() == 0
+        assert shown["hands"] == {str(s): observed[seat]["hand"] if s == seat else [] for s in range(record.seats)}
         checked += 1
     assert checked >= 10
     page.select_option("#view", "all")  # back to everything: every hand is shown again

@@ -36,7 +36,7 @@
     const [symbol, colour, name] = SUITS[suit];
     const classes = ["card", colour, mini ? "mini" : "", suit === trumpSuit ? "trump" : ""].join(" ").trim();
     return el("span", { class: classes, "data-card": text, title: `${rank} of ${name}${suit === trumpSuit ? " (trump)" : ""}` },
-      el("span", { class: "r", text: rank }), el("span", { class: "s", text: symbol }));
+      el("span", { class: "r" }, rank, el("span", { class: "cs", text: symbol })), el("span", { class: "s", text: symbol }));
   }
   function backs(n) {
     const out = [];
