@@ -28,7 +28,7 @@ from typing import Any
 
 from .actions import Action
 from .bot import Bot, BotBase, Decision, GameInfo
-from .wire import PROTOCOL_VERSIONS, FrameDecoder, pack
+from .wire import PROTOCOL_VERSIONS, Deferred, FrameDecoder, pack
 
 __all__ = ["run", "run_bot", "LegalActions"]
 
@@ -103,7 +103,7 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
     def send(message: dict[str, Any]) -> None:
         out.write(pack(message))
 
-    decoder = FrameDecoder(_MAX_INCOMING)
+    decoder = FrameDecoder(_MAX_INCOMING, defer="observation")  # decoded when the bot reads it, if it does
     seat = 0
     while True:
         data = os.read(stdin, 1 << 16)
@@ -114,7 +114,9 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
             if kind == "request":
                 legal = LegalActions(list(message.get("legal", [])))
                 observation = message.get("observation", {})
-                choice = bot.act(Decision(seat, legal, partial(dict, observation)))
+                observe: Callable[[], Any] = (observation.decode if isinstance(observation, Deferred)
+                                              else partial(dict, observation))
+                choice = bot.act(Decision(seat, legal, observe))
                 send({"type": "action", "id": message.get("id"),
                       "action": choice.text if isinstance(choice, Action) else str(choice)})
             elif kind == "new_game":
