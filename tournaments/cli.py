@@ -544,10 +544,11 @@ def record(
 
     Example: referee tournament record tournament.db t0.d3.r1 -o game.json && referee replay game.json -v
     """
+    registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:
         if store.config() is None:
             raise ConfigError(f"{db} holds no tournament")
-        data = store.record(key)
+        data = store.record(key, registry.game)  # schema 2: the engine turns the stored choices into actions
     if data is None:
         raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")
     stored = record_from_dict(data)  # a damaged row is a RecordError here, not a file replay chokes on

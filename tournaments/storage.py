@@ -679,10 +679,10 @@ class Store:
 
     # --------------------------------------------------------------------------------------- records
 
-    def record(self, key: str, game: Game | None = None) -> dict[str, Any] | None:
+    def record(self, key: str, find_game: Callable[[str], Game] | None = None) -> dict[str, Any] | None:
         """The game's whole record, as ``referee play --record`` writes it (the stderr tails of the seats that
-        faulted included), or None when no game has that key. ``game``: the tournament's game (the engine that
-        turns stored choices back into action texts); None: the registry's."""
+        faulted included), or None when no game has that key. ``find_game``: the game by its id (a registry's
+        ``game``), for the engine that turns stored choices back into action texts; None: the plugin registry's."""
         try:
             if self.schema == 1:
                 row = self.db.execute("SELECT record, stderr FROM games WHERE key = ?", (key,)).fetchone()
@@ -696,14 +696,15 @@ class Store:
         if self.schema == 1:
             return self._record1(key, *row)
         seq, seed, seating, places, body = row
-        return self._record2(seq, key, seed, seating, places, body, game or self._game())
+        return self._record2(seq, key, seed, seating, places, body, self._game(find_game))
 
-    def _game(self) -> Game:
-        from referee.plugins import load_registry  # here: only a record without its game given needs it
+    def _game(self, find_game: Callable[[str], Game] | None) -> Game:
+        if find_game is None:
+            from referee.plugins import load_registry  # here: only a record without a registry given needs it
 
-        config = self.config()
+            find_game = load_registry().game
         try:
-            return load_registry().game(str((config or {}).get("game")))
+            return find_game(str((self.config() or {}).get("game")))
         except RefereeError as exc:
             raise StorageError(f"{self.path}: {exc}") from exc
 
