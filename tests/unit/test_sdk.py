@@ -23,7 +23,7 @@ import pytest
 from protocol import sdk
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
-from protocol.errors import ParseError
+from protocol.errors import ParseError, ProtocolViolation
 from protocol.sdk import LegalActions, run_bot
 from protocol.wire import PROTOCOL_VERSIONS, FrameDecoder, pack
 
@@ -386,3 +386,35 @@ def test_bot_that_reads_only_one_action_parses_only_that_one(peers: Any, parse_c
     peer.send(request(1, texts))
     assert peer.receive()["action"] == texts[0]
     assert parse_calls == [texts[0]]
+
+
+class Blind(BotBase):
+    """Never looks at its observation (as ``random`` does)."""
+
+    name = "blind"
+
+    def act(self, decision: Decision) -> Action:
+        return decision.legal[0]
+
+
+def request_with_broken_observation(id: int) -> bytes:
+    """A request whose observation is a string of invalid UTF-8: fine to skip, undecodable when read."""
+    good = pack({"type": "request", "id": id, "observation": "xx", "legal": ["take"], "deadline_ms": 1000})
+    return good.replace(b"\xa2xx", b"\xa2\xff\xfe")
+
+
+def test_a_bot_that_never_reads_its_observation_never_decodes_it(peers: Any) -> None:
+    peer = peers(Blind())
+    peer.handshake()
+    peer.send(NEW_GAME)
+    peer.send_raw(request_with_broken_observation(5))
+    assert peer.receive() == {"type": "action", "id": 5, "action": "take"}
+
+
+def test_an_observation_is_decoded_and_checked_when_the_bot_reads_it(peers: Any) -> None:
+    peer = peers(Recorder())
+    peer.handshake()
+    peer.send(NEW_GAME)
+    peer.send_raw(request_with_broken_observation(6))
+    peer.thread.join(WAIT)
+    assert isinstance(peer.outcome.get("error"), ProtocolViolation)  # as when the whole frame was decoded at once
