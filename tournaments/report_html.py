@@ -192,12 +192,13 @@ def _course(config: TournamentConfig, rows: list[GameRow], teams: Any) -> dict[s
     def xy(m: int, v: float) -> str:
         return f"{width * m / n:.1f},{height - height * (v - low) / (high - low):.1f}"
 
-    lines = [{"bot": name, "colour": COLOURS[i % len(COLOURS)], "points": " ".join(xy(m, v) for m, v in points),
-              "x": float(xy(*points[-1]).split(",")[0]), "y": float(xy(*points[-1]).split(",")[1])}
-             for i, (name, points) in enumerate(series.items()) if points]
+    lines: list[dict[str, Any]] = [
+        {"bot": name, "colour": COLOURS[i % len(COLOURS)], "points": " ".join(xy(m, v) for m, v in points),
+         "x": float(xy(*points[-1]).split(",")[0]), "y": float(xy(*points[-1]).split(",")[1])}
+        for i, (name, points) in enumerate(series.items()) if points]
     label_y = -LABEL_GAP  # the names at the lines' ends, top to bottom, at least LABEL_GAP apart
-    for line in sorted(lines, key=lambda line: line["y"]):
-        label_y = line["label_y"] = max(line["y"], label_y + LABEL_GAP)
+    for line in sorted(lines, key=lambda line: float(line["y"])):
+        label_y = line["label_y"] = max(float(line["y"]), label_y + LABEL_GAP)
     y_ticks = [{"y": round(height - height * (t - low) / (high - low), 1), "label": f"{t:.0f}"}
                for t in _ticks(low, high)]
     x_ticks = [{"x": round(width * m / n, 1), "label": str(m)} for m in (marks[0], marks[len(marks) // 2], n)]

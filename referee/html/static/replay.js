@@ -65,7 +65,7 @@
     if (typeof v === "string") return isCard(v) ? card(v, true) : el("span", { text: v });
     if (Array.isArray(v)) {
       if (v.length === 0) return el("span", { class: "note", text: "none" });
-      return el("span", { class: "value-list" }, v.map(value));
+      return el("span", { class: "value-list" }, v.map((x) => Array.isArray(x) ? el("span", { class: "group" }, value(x)) : value(x)));
     }
     return el("span", { class: "obj" },
       Object.entries(v).map(([k, x]) => el("span", {}, el("i", { text: `${k.replace(/_/g, " ")}: ` }), value(x))));
@@ -78,7 +78,9 @@
   function shown() { return view === "all" ? step().public : observation(view); }
   const scalar = (x) => x === null || ["number", "string", "boolean"].includes(typeof x);
   const teamNames = D.teams.length ? D.teams.map((_, i) => String.fromCharCode(65 + i)) : [];
-  const perSeat = (k, v) => Array.isArray(v) && v.length === D.seats && v.every(scalar) && k !== "finishing_order";
+  // Lists of seats (an order of play), not a value per seat, and the titles and roles the seats' badges show.
+  const SEAT_LISTS = ["finishing_order", "play_order", "priority", "titles", "roles"];
+  const perSeat = (k, v) => Array.isArray(v) && v.length === D.seats && v.every(scalar) && !SEAT_LISTS.includes(k);
   const perTeam = (v) => v && typeof v === "object" && !Array.isArray(v) && teamNames.length &&
     Object.keys(v).length && Object.keys(v).every((k) => teamNames.includes(k)) && Object.values(v).every(scalar);
   const TABLE_KEYS = ["trump", "trump_card", "trump_card_holder", "trump_card_drawn_by", "stock", "discard", "table",
@@ -158,7 +160,7 @@
   function renderScores(obs) {
     const box = $("scores");
     box.replaceChildren();
-    const rows = Object.entries(obs).filter(([k, v]) => perSeat(k, v) && !["titles", "roles", "active"].includes(k));
+    const rows = Object.entries(obs).filter(([k, v]) => perSeat(k, v) && !SEAT_KEYS.includes(k));
     const teams = Object.entries(obs).filter(([, v]) => perTeam(v));
     if (rows.length) {
       const t = el("table", { class: "grid", id: "seat-scores" },
