@@ -243,7 +243,8 @@ def test_games_csv_streamed_is_the_whole_table(databases: dict[str, Path], fmt: 
     assert result.stderr == f"{len(rows)} games\n" and any(r.faults for r in rows)
 
 
-@pytest.mark.parametrize("fmt", ["simple", "plain", "github", "grid", "psql", "rst", "latex", "html", "pipe"])
+@pytest.mark.parametrize("fmt", ["simple", "plain", "github", "grid", "psql", "rst", "latex", "html", "pipe", "orgtbl",
+                                 "mediawiki"])
 @pytest.mark.parametrize("chunk", [1, 2, 7, 1000])
 def test_aligned_listings_printed_a_chunk_at_a_time_are_the_whole_table(databases: dict[str, Path], fmt: str,
                                                                        chunk: int) -> None:
@@ -251,7 +252,8 @@ def test_aligned_listings_printed_a_chunk_at_a_time_are_the_whole_table(database
         rows = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
                  "; ".join(f"seat {f.seat} {f.kind}" for f in r.faults) or "-"] for r in store.games()]
     headers = ["key", "bots (by seat)", "places", "decisions", "faults"]
-    for table in (rows, rows[:1], [], [[*rows[0][:1], "bøt, ｗｉｄｅ", *rows[0][2:]], *rows]):
+    special = [[*rows[0][:1], "a|b, <c> & 'd' \\e_%$", *rows[0][2:]]]  # what a format could escape, late
+    for table in (rows, rows[:1], [], [[*rows[0][:1], "bøt, ｗｉｄｅ", *rows[0][2:]], *rows], rows * 3 + special):
         out = io.StringIO()
         assert write_aligned(lambda table=table: iter(table), headers, fmt, out, chunk=chunk) == len(table)
         assert out.getvalue() == format_table(table, headers, fmt) + "\n"
