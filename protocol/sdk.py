@@ -13,7 +13,9 @@ A complete bot::
         raise SystemExit(run(act, name="stubborn"))
 
 :func:`run` does the handshake, answers every request with the function's choice (an Action or its text),
-ignores unknown messages and exits on ``bye`` or end of input. Anything the bot prints goes to stderr, so it
+ignores unknown messages and exits on ``bye`` or end of input. A request's observation is decoded when the bot first
+reads ``decision.observation`` (with :func:`run`, always: the function is given it), so a bot that never looks at it
+does not pay for it. Anything the bot prints goes to stderr, so it
 cannot corrupt the protocol stream. :func:`run_bot` does the same for an object with the in-process
 :class:`~protocol.bot.Bot` interface (the built-in bots use it: ``python -m bots.random``).
 """
