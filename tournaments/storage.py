@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from protocol.errors import ParseError
 from protocol.faults import Fault
-from referee.engine import Game
+from referee.engine import Game, State
 from referee.errors import RecordError, RefereeError, StorageError
 from referee.match import GameRecord
 from referee.record import FORMAT, VERSION, record_to_dict
@@ -216,9 +216,9 @@ def decode_body(body: Any) -> tuple[list[int], dict[str, Any]]:
 
 
 def replay_choices(game: Game, seats: int, seed: int, options: Mapping[str, Any], dealer: int,
-                   choices: Sequence[int]) -> list[str]:
-    """The action texts of a game from the index of each action in its legal list; ValueError names the first
-    choice that is not one."""
+                   choices: Sequence[int]) -> tuple[list[str], State]:
+    """The action texts of a game from the index of each action in its legal list, and the state they lead to;
+    ValueError names the first choice that is not one."""
     try:
         state = game.new_state(seats, seed, options, dealer=dealer)
     except RefereeError as exc:
@@ -231,19 +231,25 @@ def replay_choices(game: Game, seats: int, seed: int, options: Mapping[str, Any]
         action = legal[choice]
         texts.append(action.text)
         state.apply(action)
-    return texts
+    return texts, state
 
 
 def decode_record(seed: int, seating: Sequence[str], places: Sequence[int], body: bytes, template: RecordTemplate,
                   game: Game) -> dict[str, Any]:
     """The record a row holds, as :func:`encode_body` was given it (its ``seed`` is the row's); ValueError when
     the body is damaged."""
+    return rebuild(seed, seating, places, body, template, game)[0]
+
+
+def rebuild(seed: int, seating: Sequence[str], places: Sequence[int], body: bytes, template: RecordTemplate,
+            game: Game) -> tuple[dict[str, Any], State | None]:
+    """:func:`decode_record`, and the state its choices lead to (None for a record kept whole)."""
     choices, rest = decode_body(body)
     if "X" in rest:
         whole = rest["X"]
         if not isinstance(whole, dict):
             raise ValueError("its whole record is not a JSON object")
-        return whole
+        return whole, None
     others = rest.get("x", {})
     faults = rest.get("f", [])
     if not isinstance(others, dict) or not isinstance(faults, list):
@@ -256,7 +262,7 @@ def decode_record(seed: int, seating: Sequence[str], places: Sequence[int], body
     seats, options, dealer = record["seats"], record["options"], record["dealer"]
     if not isinstance(options, dict) or type(dealer) is not int or type(seats) is not int:
         raise ValueError("its options, dealer or seats are damaged")
-    record["actions"] = replay_choices(game, seats, seed, options, dealer, choices)
+    record["actions"], state = replay_choices(game, seats, seed, options, dealer, choices)
     if "R" in rest:
         record["result"] = rest["R"]
     else:
@@ -264,7 +270,7 @@ def decode_record(seed: int, seating: Sequence[str], places: Sequence[int], body
         if not isinstance(remainder, dict) or not isinstance(absent, list):
             raise ValueError("its result fields are damaged")
         record["result"] = _result_from(remainder, absent, list(places), faults, template.game, len(seating))
-    return record
+    return record, state
 
 
 class GameRow(NamedTuple):
@@ -717,13 +723,17 @@ class Store:
 
     def _record2(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
                  game: Game) -> dict[str, Any]:
+        return self._rebuild(seq, key, seed, seating, places, body, game)[0]
+
+    def _rebuild(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
+                 game: Game) -> tuple[dict[str, Any], State | None]:
         names, placed = self._seating(seq, key, seating), self._places(seq, key, places)
         try:
             deck = int(seed)
         except (TypeError, ValueError):
             raise self._damaged(seq, key, "seed") from None
         try:
-            return decode_record(deck, names, placed, body, self.template(game), game)
+            return rebuild(deck, names, placed, body, self.template(game), game)
         except ValueError as exc:
             raise self._damaged(seq, key, "body", f": {exc}") from None
 
@@ -754,16 +764,20 @@ class Store:
                                    "ORDER BY seq")
             for seq, key, seed, seating, places, faults, decisions, body in rows:
                 try:
-                    data = self._record2(seq, key, seed, seating, places, body, game)
+                    data, state = self._rebuild(seq, key, seed, seating, places, body, game)
                 except StorageError as exc:
                     yield StoredGame(key, seed, str(exc).split(" is damaged ", 1)[-1], decisions, str(exc))
                     continue
+                held = data.get("faults")
+                count = len(held) if isinstance(held, list) else None
                 result = data.get("result")
+                if state is not None and isinstance(result, dict):  # the fields its body holds, not the defaults
+                    kept = decode_body(body)[1].get("r")
+                    result = {k: v for k, v in result.items() if k in kept} if isinstance(kept, dict) else result
                 yield StoredGame(key, seed,
                                  {"seating": json.loads(seating), "places": json.loads(places), "result": result,
-                                  "faults": data.get("faults") if faults == len(data.get("faults") or ()) else
-                                  f"{faults} (the body holds {len(data.get('faults') or ())})"},
-                                 decisions, data)
+                                  "faults": held if faults == count else f"{faults} (the body holds {count})"},
+                                 decisions, data, state)
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
 
@@ -775,14 +789,18 @@ class Store:
 
 
 class StoredGame(NamedTuple):
-    """A stored game for ``verify``: its columns (seating, places, result, faults), or why they cannot be read,
-    and its record in its file form, or why it cannot be read."""
+    """A stored game for ``verify``: its columns (seating, places, result, faults; schema 2: the result fields and
+    the faults its body holds, not those that default to what the columns say), or why they cannot be read, and its
+    record in its file form, or why it cannot be read."""
 
     key: Any
     seed: Any
     columns: dict[str, Any] | str
     decisions: Any
     record: dict[str, Any] | str
+    #: schema 2: the state the row's choices lead to, from which its result is derived again (None: replay the
+    #: record's action texts)
+    state: State | None = None
 
 
 class Batch:

@@ -22,6 +22,7 @@ from typing import Any
 
 from referee.engine import Game
 from referee.errors import RefereeError
+from referee.match import game_result
 from referee.record import record_from_dict, replay
 
 from .config import TournamentConfig
@@ -128,7 +129,13 @@ def _check_row(row: StoredGame, config: Mapping[str, Any], entrants: list[str], 
     if any(not 0 <= f.seat < record.seats for f in record.faults):
         return [*problems, "record: a fault names a seat the game does not have"]
     try:
-        replayed = replay(record, find_game).result.to_dict()  # compared with the columns' JSON
+        if row.state is None:
+            replayed = replay(record, find_game).result.to_dict()  # compared with the columns' JSON
+        elif row.state.to_act is not None:
+            return [*problems, f"the record does not replay: it stops after {len(record.actions)} actions; seat "
+                    f"{row.state.to_act} is to act"]
+        else:  # schema 2: the actions are the row's choices, replayed already; the result follows from them
+            replayed = game_result(find_game(record.game), row.state, record.faults, record.policy).to_dict()
     except RefereeError as exc:
         return [*problems, f"the record does not replay: {exc}"]
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - a damaged record, whatever it breaks
@@ -136,7 +143,7 @@ def _check_row(row: StoredGame, config: Mapping[str, Any], entrants: list[str], 
     if columns["places"] != replayed["places"]:
         problems.append(f"places: stored {_short(columns['places'])}, the replay gives {_short(replayed['places'])}")
     result = columns["result"] if isinstance(columns["result"], dict) else {}
-    for name in sorted(set(replayed) | set(result)):
+    for name in sorted(set(result) if row.state is not None else set(replayed) | set(result)):
         if result.get(name) != replayed.get(name):
             problems.append(f"result {name}: stored {_short(result.get(name))}, the replay gives "
                             f"{_short(replayed.get(name))}")
