@@ -87,19 +87,19 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
     second = opening
     pattern_of, deal_of = array("i"), array("i")
     patterns: dict[Game, int] = {}
-    for row in rows:
-        game = (row.seating, row.places)
+    for _, _, deck, seating, places, row_faults, _ in rows:  # GameRow, unpacked: the cheapest read of its fields
+        game = (seating, places)
         counts[game] = counts.get(game, 0) + 1
-        if row.faults:
-            for fault in row.faults:
-                faults[index[row.seating[fault.seat]]] += 1
-        if row.seed == deal:
+        if row_faults:
+            for fault in row_faults:
+                faults[index[seating[fault.seat]]] += 1
+        if deck == deal:
             deal_games += 1
             second = game
         else:
             if deal_games == 2:
                 two_game_deals[opening, second] = two_game_deals.get((opening, second), 0) + 1
-            deal, deal_games, deals, opening = row.seed, 1, deals + 1, game
+            deal, deal_games, deals, opening = deck, 1, deals + 1, game
         if bootstrap_samples:
             pattern_of.append(patterns.setdefault(game, len(patterns)))
             deal_of.append(deals)
@@ -114,16 +114,16 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
     ahead = [[0] * n for _ in range(n)]
     shared = [[0] * n for _ in range(n)]
     for (names, places), count in counts.items():
-        seating = seated(names)
-        two_seats = two_seats and len(seating) == 2
-        h2h.add(seating, places, count)
+        players = seated(names)
+        two_seats = two_seats and len(players) == 2
+        h2h.add(players, places, count)
         worst = max(places)
-        for seat, e in enumerate(seating):
+        for seat, e in enumerate(players):
             played[e] += count
             place_sum[e] += places[seat] * count
             first[e] += count * (places[seat] == 1)
             last[e] += count * (places[seat] == worst and min(places) != worst)
-            for other_seat, o in enumerate(seating):
+            for other_seat, o in enumerate(players):
                 if o != e:
                     shared[e][o] += count
                     ahead[e][o] += count * (places[seat] < places[other_seat])
