@@ -19,10 +19,12 @@ from ..match import GameRecord
 from ..record import replay
 from .page import environment
 
-__all__ = ["LEGAL_SHOWN", "replay_data", "replay_html"]
+__all__ = ["LEGAL_SHOWN", "STDERR_SHOWN", "replay_data", "replay_html"]
 
 #: The legal actions listed per decision (a Durak attack can have hundreds of sets); the count is always given.
 LEGAL_SHOWN = 40
+#: The end of a bot's stderr the page shows (the record keeps the stderr tails of the bots that faulted).
+STDERR_SHOWN = 4000
 
 
 def replay_data(record: GameRecord, find_game: Callable[[str], Game]) -> dict[str, Any]:
@@ -65,6 +67,7 @@ def replay_data(record: GameRecord, find_game: Callable[[str], Game]) -> dict[st
         "result": {"places": list(result.places), "scores": [game.score_text(s) for s in result.scores],
                    "fields": [game.seat_fields(data, s) for s in range(record.seats)],
                    "aborted": result.aborted},
+        "stderr": {str(seat): text[-STDERR_SHOWN:] for seat, text in sorted(record.stderr.items()) if text},
         "steps": steps,
     }
 

@@ -46,7 +46,7 @@ def browser() -> Iterator[Any]:
 def open_page(context: Any) -> Any:
     """A new page whose console errors and uncaught exceptions are kept in ``page.errors``."""
     page = context.new_page()
-    page.set_default_timeout(5000)  # a page of this project answers at once, or it is broken
+    page.set_default_timeout(30_000)  # a bound for a broken page, not a speed test: a busy machine is slow
     errors: list[str] = []
     page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning")
             else None)

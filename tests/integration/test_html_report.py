@@ -5,6 +5,7 @@ replay, which links back."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,6 +81,17 @@ def test_the_report_shows_the_table_and_links_each_replay(context: Any, tourname
     assert all(f"seat {s}: {bot}" in page.locator("header").inner_text() for s, bot in enumerate(game["bots"]))
     page.click("#next")
     assert page.locator("body").get_attribute("data-decision") == "1"
+    record = json.loads(run_referee("tournament", "record", str(tournament), key).stdout)
+    fault = record["faults"][0]
+    page.evaluate(f"location.hash = '#d={fault['decision']}'")
+    page.wait_for_function(f"document.body.dataset.decision === '{fault['decision']}'")
+    line = page.locator(".fault-line").first
+    assert line.inner_text().startswith(f"Fault: seat {fault['seat']} (illegal) illegal: ")
+    assert line.inner_text().endswith(" instead")
+    played = record["actions"][fault["decision"]]  # the default action, its cards drawn as cards
+    cards = re.findall(r"(?:10|[2-9JQKA])[CDHS]", played)
+    drawn = line.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert drawn[len(drawn) - len(cards):] == cards if cards else line.inner_text().endswith(f"{played} instead")
     no_errors(page)
     page.click("#back")
     page.wait_for_selector("#ratings")

@@ -228,6 +228,7 @@
     $("viewing").textContent = view === "all"
       ? "Everything the referee knows: every hand face up."
       : `As seat ${view} (${D.bots[view]}) saw it: only what its observation held at this decision.`;
+    if ($("stderr")) $("stderr").hidden = view !== "all";  // the bots' own words: the referee's view only
     document.body.dataset.decision = String(cur);
     document.body.dataset.view = String(view);
   }
