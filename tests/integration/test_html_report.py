@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,10 @@ from typing import Any
 import pytest
 from cli_process import ROOT, run_referee
 from html_browser import browser, no_errors, open_page
+
+from referee.cli_common import cli_registry
+from tournaments import report_html
+from tournaments.storage import Store
 
 ILLEGAL = f"cmd:{sys.executable} {ROOT / 'tests' / 'fixtures' / 'zoo' / 'illegal.py'}"
 
@@ -103,3 +108,28 @@ def test_a_bad_output_path_is_one_line(tournament: Path, tmp_path: Path) -> None
     done = run_referee("tournament", "report", str(tournament), "-o", str(tmp_path / "missing" / "r.html"))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("referee: error: cannot write") and done.stderr.count("\n") == 1
+
+
+def test_a_partial_tournament_keeps_its_seed_and_a_big_one_is_bounded(
+        tournament: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until every scheduled game is played the seed is not on the page (it would tell the deals to come); the
+    replays and the list are bounded (the games with a fault first), and the page says so."""
+    partial = tmp_path / "partial.db"
+    partial.write_bytes(tournament.read_bytes())
+    with sqlite3.connect(partial) as conn:
+        conn.execute("DELETE FROM games WHERE seq = (SELECT MAX(seq) FROM games)")
+    monkeypatch.setattr(report_html, "LISTED", 3)
+    with Store(partial, create=False, readonly=True) as store:
+        rows = list(store.games())
+        page = report_html.report_page(store, cli_registry(), replays=2)
+    text = " ".join(report_html.render(page).split())
+    assert page.report.partial and page.report.seed is None
+    assert 'id="seed">shown once the tournament is complete<' in text and "partial: 11 of 12 games" in text
+    faulted = [r.key for r in rows if r.faults]
+    assert [r.key for r in page.replays] == faulted[:2]
+    order = [r.key for r in rows]
+    assert [g["key"] for g in page.games] == sorted({*order[:3], *faulted[:2]}, key=order.index)
+    assert [g["key"] for g in page.games if g["href"]] == faulted[:2]
+    assert f"{len(page.games)} of 11 games listed" in text and "the first 3 in schedule order" in text
+    assert "at most 2: the games with a fault first" in text
+    assert page.course["points"] <= report_html.COURSE_POINTS
