@@ -104,6 +104,16 @@ def test_the_report_shows_the_table_and_links_each_replay(context: Any, tourname
     no_errors(page)
 
 
+def test_record_writes_a_stored_games_viewer(tournament: Path, tmp_path: Path) -> None:
+    done = run_referee("tournament", "record", str(tournament), "t0.d0.r0", "--html", str(tmp_path / "g.html"))
+    assert done.returncode == 0 and done.stdout == "", done.stderr  # the page instead of the record
+    assert 'id="replay-data"' in (tmp_path / "g.html").read_text(encoding="utf-8")
+    both = run_referee("tournament", "record", str(tournament), "t0.d0.r0", "--html", str(tmp_path / "h.html"),
+                       "--out", str(tmp_path / "g.json"))
+    assert both.returncode == 0 and (tmp_path / "h.html").is_file()
+    assert json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["format"] == "referee-record"
+
+
 def test_a_bad_output_path_is_one_line(tournament: Path, tmp_path: Path) -> None:
     done = run_referee("tournament", "report", str(tournament), "-o", str(tmp_path / "missing" / "r.html"))
     assert done.returncode == 2 and done.stdout == ""
