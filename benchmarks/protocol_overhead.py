@@ -16,9 +16,10 @@ Measured in one run, on the same machine:
 over wall clock per raw round trip. To show where (b) goes, the CPU time of each process is printed per decision
 (Linux: /proc; the referee's own from ``time.process_time``): the referee process, the two bots together, and the
 two sides of the echo. With everything on one core (``taskset -c 0``), wall ≈ the sum of the CPU times.
+The three are measured in interleaved rounds (``--rounds``), so that each sees the same load on a shared machine.
 It also counts how many bot processes the games started (one per bot is the goal: processes are reused).
 
-    taskset -c 0 python benchmarks/protocol_overhead.py [--games 300] [--echo 20000]
+    taskset -c 0 python benchmarks/protocol_overhead.py [--games 300] [--echo 20000] [--rounds 10]
 """
 
 from __future__ import annotations
@@ -66,17 +67,31 @@ def cpu_seconds(pids: Sequence[int]) -> float | None:
     return total / tick
 
 
-class Split:
-    """Wall clock, this process's CPU and some children's CPU over a stretch of work, each per unit of it."""
+class Meter:
+    """Wall clock, this process's CPU and some other processes' CPU, summed over the stretches of work measured with
+    it (``with meter:``), and how many units (round trips, decisions) they did."""
 
     def __init__(self, pids: Sequence[int]) -> None:
         self.pids = pids
-        self.wall, self.mine, self.theirs = time.perf_counter(), time.process_time(), cpu_seconds(pids)
+        self.wall = self.mine = 0.0
+        self.theirs: float | None = 0.0
+        self.units = 0
 
-    def stop(self, units: int) -> tuple[float, float, float | None]:
-        theirs = cpu_seconds(self.pids)
-        return ((time.perf_counter() - self.wall) / units, (time.process_time() - self.mine) / units,
-                None if theirs is None or self.theirs is None else (theirs - self.theirs) / units)
+    def __enter__(self) -> Meter:
+        self._at = time.perf_counter(), time.process_time(), cpu_seconds(self.pids)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        wall, mine, theirs = self._at
+        self.wall += time.perf_counter() - wall
+        self.mine += time.process_time() - mine
+        now = cpu_seconds(self.pids)
+        self.theirs = None if now is None or theirs is None or self.theirs is None else self.theirs + now - theirs
+
+    def per_unit(self) -> tuple[float, float, float | None]:
+        """Seconds per unit: wall, this process's CPU, the others' CPU (None where unknown)."""
+        n = max(self.units, 1)
+        return self.wall / n, self.mine / n, None if self.theirs is None else self.theirs / n
 
 
 def bare_decoder() -> Callable[[bytes], list]:
@@ -88,48 +103,64 @@ def bare_decoder() -> Callable[[bytes], list]:
     return feed
 
 
-def echo_round_trip(frames: int, decode: Callable[[bytes], list]) -> tuple[tuple[float, float, float | None], int]:
-    """Seconds per round trip of one request-sized frame through a pipe to an echo process (wall, own CPU, the echo
-    process's CPU), the echoed frame read back with ``decode``; and the frame's size."""
-    data = pack(sample_request())
-    transport = ProcessTransport([sys.executable, ECHO])
-    try:
-        fd_in, fd_out = transport._in, transport._out  # the raw pipe, no referee logic
-        os.set_blocking(fd_out, True)
-        split = Split([transport.pid])
-        for _ in range(frames):
-            os.write(fd_in, data)
-            got: list = []
-            while not got:
-                got = decode(os.read(fd_out, 65536))
-        figures = split.stop(frames)
-    finally:
-        transport.close()
-    return figures, len(data)
+class Echo:
+    """(a) and (a'): round trips of one request-sized frame through a pipe to the echo process, the echo read back
+    with ``decode``."""
+
+    def __init__(self, transport: ProcessTransport, decode: Callable[[bytes], list]) -> None:
+        self.data = pack(sample_request())
+        self.fd_in, self.fd_out = transport._in, transport._out  # the raw pipe, no referee logic
+        os.set_blocking(self.fd_out, True)
+        self.decode = decode
+        self.meter = Meter([transport.pid])
+
+    def run(self, frames: int) -> None:
+        data, fd_in, fd_out, decode = self.data, self.fd_in, self.fd_out, self.decode
+        with self.meter:
+            for _ in range(frames):
+                os.write(fd_in, data)
+                got: list = []
+                while not got:
+                    got = decode(os.read(fd_out, 65536))
+        self.meter.units += frames
 
 
-def referee_per_decision(games: int) -> tuple[tuple[float, float, float | None], int, list[int]]:
-    """Seconds per decision (wall, the referee's CPU, the bots' CPU), durak 2 seats, both seats subprocess random
-    bots reused across games; the decisions; each bot's process starts."""
+class Games:
+    """(b): durak games, 2 seats, both seats subprocess random bots reused across games, seeds 0, 1, 2…"""
+
+    def __init__(self, bots: list[RemoteBot]) -> None:
+        self.bots, self.game, self.seed = bots, Durak(), 0
+        self.meter = Meter([b.transport.pid for b in bots if isinstance(b.transport, ProcessTransport)])
+
+    def run(self, games: int) -> None:
+        with self.meter:
+            for _ in range(games):
+                record = play_game(self.game, self.bots, seed=self.seed)
+                assert not record.faults, record.faults
+                self.seed += 1
+                self.meter.units += record.decisions
+
+
+def measure(games: int, frames: int, rounds: int) -> tuple[Echo, Echo, Games, list[int]]:
+    """(a), (a') and (b) in ``rounds`` interleaved rounds, so that each sees the same machine (others' work on a
+    shared machine comes and goes: measured one after the other, a ratio would compare two different loads)."""
+    echo = ProcessTransport([sys.executable, ECHO])
     bots = [RemoteBot(lambda: ProcessTransport([sys.executable, "-m", "bots.random"]), name="random")
             for _ in range(2)]
-    game = Durak()
     try:
-        for b in bots:  # start outside the timed loop: process start-up is counted separately below
+        for b in bots:  # started outside the timed loop: process start-up is not a decision's cost
             b.start()
-        pids = [b.transport.pid for b in bots if isinstance(b.transport, ProcessTransport)]
-        decisions = 0
-        split = Split(pids)
-        for seed in range(games):
-            record = play_game(game, bots, seed=seed)
-            assert not record.faults, record.faults
-            decisions += record.decisions
-        figures = split.stop(decisions)
+        raw, checked, played = Echo(echo, bare_decoder()), Echo(echo, FrameDecoder(1 << 20).feed), Games(bots)
+        for i in range(rounds):
+            raw.run(frames // rounds)
+            checked.run(frames // rounds)
+            played.run(games // rounds + (i < games % rounds))
         starts = [b.starts for b in bots]
     finally:
+        echo.close()
         for b in bots:
             b.close()
-    return figures, decisions, starts
+    return raw, checked, played, starts
 
 
 def _us(seconds: float | None) -> str:
@@ -139,27 +170,31 @@ def _us(seconds: float | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games for (b) (default 300)")
-    parser.add_argument("--echo", type=int, default=20000, help="round trips for (a) and (a') (default 20000)")
+    parser.add_argument("--echo", type=int, default=20000, help="round trips for (a) and for (a') (default 20000)")
+    parser.add_argument("--rounds", type=int, default=10, help="interleaved rounds of (a), (a') and (b) (default 10)")
     args = parser.parse_args()
-    (raw, raw_own, raw_echo), size = echo_round_trip(args.echo, bare_decoder())
-    (checked, checked_own, checked_echo), _ = echo_round_trip(args.echo, FrameDecoder(1 << 20).feed)
-    (per_decision, referee, bots), decisions, starts = referee_per_decision(args.games)
+    raw_echo, checked_echo, played, starts = measure(args.games, args.echo, max(1, args.rounds))
+    (raw, raw_own, raw_other), (checked, checked_own, checked_other) = raw_echo.meter.per_unit(), \
+        checked_echo.meter.per_unit()
+    (per_decision, referee, bots), decisions = played.meter.per_unit(), played.meter.units
     affinity = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    print(f"cores this run may use: {affinity if affinity is not None else 'unknown'}")
+    print(f"cores this run may use: {affinity if affinity is not None else 'unknown'}; load average "
+          f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "")
     print("                                                    wall µs   CPU µs: this side | the other")
-    print(f"(a)  raw msgpack echo round trip, {size}-byte frame:  {_us(raw)}   {_us(raw_own)} (main) | "
-          f"{_us(raw_echo)} (echo)   ({args.echo} round trips)")
+    print(f"(a)  raw msgpack echo round trip, {len(raw_echo.data)}-byte frame:  {_us(raw)}   {_us(raw_own)} (main) | "
+          f"{_us(raw_other)} (echo)   ({raw_echo.meter.units} round trips)")
     print(f"(a') the same, read by the referee's FrameDecoder:  {_us(checked)}   {_us(checked_own)} (main) | "
-          f"{_us(checked_echo)} (echo)")
+          f"{_us(checked_other)} (echo)")
     print(f"(b)  referee cost per decision, durak 2 seats:      {_us(per_decision)}   {_us(referee)} (referee) | "
-          f"{_us(bots)} (both bots)   ({decisions} decisions in {args.games} games, "
-          f"{1 / (per_decision * decisions / args.games):.0f} games/s)")
+          f"{_us(bots)} (both bots)   ({decisions} decisions in {played.seed} games, "
+          f"{played.seed / played.meter.wall:.0f} games/s)")
     print(f"(b)/(a) = {per_decision / raw:.2f}   (b)/(a') = {per_decision / checked:.2f}   "
           f"(issue 15's target: (b)/(a) ≤ 1.3)")
-    if bots is not None and raw_echo is not None:  # CPU time: what other work on a busy machine inflates least
-        print(f"by CPU time, (referee + bots)/(main + echo) = {(referee + bots) / (raw_own + raw_echo):.2f}; "
+    if bots is not None and raw_other is not None:  # CPU time: what other work on a busy machine inflates least
+        print(f"by CPU time, (referee + bots)/(main + echo) = {(referee + bots) / (raw_own + raw_other):.2f}; "
               f"the referee alone against the main side of (a): {referee / raw_own:.2f}")
-    print(f"bot processes started for {args.games} games: {sum(starts)} ({' + '.join(map(str, starts))}, one per bot)")
+    print(f"bot processes started for {played.seed} games: {sum(starts)} ({' + '.join(map(str, starts))}, "
+          f"one per bot)")
 
 if __name__ == "__main__":
     main()
