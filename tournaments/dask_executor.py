@@ -44,6 +44,15 @@ INSTALL = "pip install 'referee[dask]'"
 _ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 _LOCAL = re.compile(r"local:([0-9]+)")
 _CONNECT_SECONDS = 10.0
+#: Play per task, and the most games in one: five times the local executor's batches. Dask costs CPU per task (the
+#: scheduler, the worker and this process each handle it: at 20 ms a task, 6.6 ms of CPU per kazaki game against
+#: 4.6 at 100 ms, with 1.9-2.9 for the local executor; benchmarks/tournament.py part e), and an SPRT's overshoot
+#: (two tasks a worker ahead when it decides) stays a fraction of a second of play.
+BATCH_SECONDS = 0.1
+MAX_BATCH = 256
+#: Dask settings of a local:N cluster: no statistical profiler (it samples each worker's task thread every 10 ms) and
+#: no GIL monitor, which cost CPU in proportion to time, not to work (for a cluster by hand: docs/TOURNAMENTS.md)
+QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.gil.enabled": False}
 
 
 def check_scheduler(scheduler: str | None) -> None:
@@ -167,6 +176,7 @@ class DaskExecutor:
 
     def __init__(self, config: TournamentConfig, placement: Placement) -> None:
         check_scheduler(placement.scheduler)
+        import dask
         from distributed import Client, LocalCluster
 
         self.scheduler = placement.scheduler or f"local:{placement.workers}"
@@ -177,8 +187,9 @@ class DaskExecutor:
         try:
             if (local := _LOCAL.fullmatch(self.scheduler)) is not None:
                 wanted = int(local.group(1))
-                self.cluster = LocalCluster(n_workers=wanted, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.ERROR)
+                with dask.config.set(QUIET):  # the workers take this configuration with them
+                    self.cluster = LocalCluster(n_workers=wanted, threads_per_worker=1, processes=True,
+                                                dashboard_address=None, silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
             else:
                 wanted = 1
@@ -233,7 +244,7 @@ class DaskExecutor:
             return True
 
         def top_up() -> None:
-            size = batch_size(per_game, remaining, self.workers)
+            size = batch_size(per_game, remaining, self.workers, seconds=BATCH_SECONDS, most=MAX_BATCH)
             while (held < 2 * size * self.workers and len(self._pending) < 2 * self.workers) or not self._pending:
                 if not submit(size):
                     return
@@ -247,8 +258,10 @@ class DaskExecutor:
             try:
                 games, seconds, failure = future.result()
             except KilledWorker:
-                raise ExecutorError(f"Dask workers died {_allowed_failures() + 1} times playing the batch of game "
-                                    f"{batch[0].key} (distributed.scheduler.allowed-failures)") from None
+                allowed = _allowed_failures()
+                raise ExecutorError(f"the batch of game {batch[0].key} lost its Dask worker {allowed + 1} "
+                                    f"time{'s' if allowed else ''} (distributed.scheduler.allowed-failures: "
+                                    f"{allowed})") from None
             except Exception as exc:  # noqa: BLE001 - the cluster failed (a lost scheduler): one line
                 raise ExecutorError(f"the Dask cluster failed playing game {batch[0].key}: "
                                     f"{type(exc).__name__}: {exc}") from None

@@ -55,14 +55,15 @@ _MAX_BATCH = 32
 _FLUSH_SECONDS = 0.1
 
 
-def batch_size(per_game: float | None, remaining: int | None, workers: int) -> int:
+def batch_size(per_game: float | None, remaining: int | None, workers: int, *, seconds: float = _BATCH_SECONDS,
+               most: int = _MAX_BATCH) -> int:
     """Jobs in the next batch: 1 until a worker has reported (``per_game`` seconds of play per game), then about
-    _BATCH_SECONDS of play, at most _MAX_BATCH, and at most a share of the ``remaining`` jobs (when known) small
-    enough that the ``workers`` finish together. The local and the Dask executor size their batches so."""
+    ``seconds`` of play, at most ``most``, and at most a share of the ``remaining`` jobs (when known) small enough
+    that the ``workers`` finish together. The local and the Dask executor size their batches so."""
     if per_game is None:
         return 1
-    left = _MAX_BATCH if remaining is None else remaining // (2 * workers)
-    return max(1, min(_MAX_BATCH, int(_BATCH_SECONDS / max(per_game, 1e-6)), left))
+    left = most if remaining is None else remaining // (2 * workers)
+    return max(1, min(most, int(seconds / max(per_game, 1e-6)), left))
 
 
 def start_method() -> str:

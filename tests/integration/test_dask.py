@@ -22,6 +22,8 @@ from cli_process import ROOT, run_referee
 
 pytest.importorskip("distributed")
 
+from tournaments.dask_executor import MAX_BATCH  # noqa: E402 - only where distributed is installed
+
 ON_WORKER = "REFEREE_TEST_ON_DASK_WORKER"  # set in the worker processes of the module's cluster only
 
 CLUSTER = textwrap.dedent(f"""
@@ -150,6 +152,22 @@ def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(tmp_path: Pat
     assert local.stdout == dask.stdout
 
 
+def test_workers_lost_too_often_stop_the_run_with_one_line(tmp_path: Path, bot: Path) -> None:
+    """A batch whose worker dies more often than distributed.scheduler.allowed-failures (0 here): one line, exit 2,
+    the games stored so far kept."""
+    env = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    killer = f"cmd:{sys.executable} {bot} --kill-worker-at 3 {tmp_path / 'killed'}"
+    done = tournament(tmp_path / "t.db", "--executor", "dask", "--scheduler", "local:2", bots=(killer, "random"),
+                      games=40, env=env)
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("referee: error: the batch of game "), done.stderr
+    assert "lost its Dask worker 1 time (distributed.scheduler.allowed-failures: 0)" in last
+    assert "Continue with: referee tournament resume" in last
+    assert "Traceback" not in done.stderr
+    assert len(rows(tmp_path / "t.db")) < 80
+
+
 def test_a_worker_that_cannot_start_a_bot_is_one_line_and_exit_2(tmp_path: Path, cluster: str, bot: Path) -> None:
     done = tournament(tmp_path / "t.db", "--executor", "dask", "--scheduler", cluster,
                       bots=(f"cmd:{sys.executable} {bot} --refuse-on-worker", "random"))
@@ -176,7 +194,8 @@ def test_an_sprt_decides_as_with_the_local_executor(tmp_path: Path, cluster: str
     # same deals in the same order, each game as the local executor played it, and at most two batches a worker more.
     short, long = sorted([rows(tmp_path / "dask.db"), rows(tmp_path / "local.db")], key=len)
     assert [row for row in long if row["key"] in {r["key"] for r in short}] == short
-    assert isinstance(dask["games"], int) and dask["games"] <= 2 * (8 + 2 * 2 * 32)
+    assert isinstance(dask["games"], int) and isinstance(local["games"], int)
+    assert dask["games"] <= local["games"] + 2 * 2 * MAX_BATCH  # at most two tasks a worker taken ahead
 
 
 def test_a_program_bot_starts_once_per_entrant_per_worker(tmp_path: Path, cluster: str, bot: Path) -> None:
