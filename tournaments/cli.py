@@ -517,8 +517,13 @@ def write_aligned(rows: Callable[[], Iterable[Sequence[Any]]], headers: Sequence
             for cell, w, after in zip(row, widths, between[1:], strict=True):
                 text = str(cell)
                 parts += (text, " " * (w - len(text)), after)
-            lines.append("".join(parts))
+            lines.append("".join(parts).rstrip() if strip else "".join(parts))
         return lines
+
+    strip = False  # tabulate strips the spaces a short last cell leaves at the end of its line in some formats
+    if between:
+        short = [*letters[:-1], letters[-1][:1]]
+        strip = by_template([short]) != by_tabulate([short])
 
     out.write("".join(line + "\n" for line in one[:head]))
     batch: list[Sequence[Any]] = []
