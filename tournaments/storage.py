@@ -172,6 +172,11 @@ def encode_body(seed: int, record: Mapping[str, Any], choices: Sequence[int], te
                 rest["-"] = absent
         else:  # a result of a form the defaults do not rebuild: kept whole
             rest["R"] = result
+    return pack_body(choices, rest)
+
+
+def pack_body(choices: Sequence[int], rest: Mapping[str, Any]) -> bytes:
+    """A body from its choices and the rest of its fields (what :func:`decode_body` reads back)."""
     payload = _varints([len(choices), *choices])
     payload += json.dumps(rest, ensure_ascii=False, separators=(",", ":")).encode()
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
@@ -762,24 +767,36 @@ class Store:
                 return
             rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, body FROM games "
                                    "ORDER BY seq")
-            for seq, key, seed, seating, places, faults, decisions, body in rows:
-                try:
-                    data, state = self._rebuild(seq, key, seed, seating, places, body, game)
-                except StorageError as exc:
-                    yield StoredGame(key, seed, str(exc).split(" is damaged ", 1)[-1], decisions, str(exc))
-                    continue
-                held = data.get("faults")
-                count = len(held) if isinstance(held, list) else None
-                result = data.get("result")
-                if state is not None and isinstance(result, dict):  # the fields its body holds, not the defaults
-                    kept = decode_body(body)[1].get("r")
-                    result = {k: v for k, v in result.items() if k in kept} if isinstance(kept, dict) else result
-                yield StoredGame(key, seed,
-                                 {"seating": json.loads(seating), "places": json.loads(places), "result": result,
-                                  "faults": held if faults == count else f"{faults} (the body holds {count})"},
-                                 decisions, data, state)
+            for _seq, key, seed, seating, places, faults, decisions, body in rows:
+                yield self._stored2(key, seed, seating, places, faults, decisions, body, game)
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
+
+    def _stored2(self, key: Any, seed: Any, seating: Any, places: Any, faults: Any, decisions: Any, body: Any,
+                 game: Game) -> StoredGame:
+        columns: dict[str, Any] = {"faults": faults}
+        for name, text in (("seating", seating), ("places", places)):
+            try:
+                columns[name] = json.loads(text)
+            except (TypeError, ValueError, RecursionError):
+                return StoredGame(key, seed, f"column {name} is not JSON", decisions, "")
+        names, placed = columns["seating"], columns["places"]
+        try:
+            deck = int(seed)
+        except (TypeError, ValueError):
+            return StoredGame(key, seed, columns, decisions, "it cannot be rebuilt: the seed is not a number")
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names) and isinstance(placed, list)):
+            return StoredGame(key, seed, columns, decisions, "it cannot be rebuilt: the seating or places are damaged")
+        try:
+            data, state = rebuild(deck, names, placed, body, self.template(game), game)
+            _, rest = decode_body(body)
+        except ValueError as exc:
+            return StoredGame(key, seed, columns, decisions, f"its row's body does not rebuild it: {exc}")
+        result = data.get("result")
+        kept = rest.get("r")
+        if state is not None and isinstance(result, dict) and isinstance(kept, dict):
+            result = {k: v for k, v in result.items() if k in kept}  # the fields its body holds, not the defaults
+        return StoredGame(key, seed, {**columns, "result": result}, decisions, data, state)
 
     def count(self) -> int:
         try:

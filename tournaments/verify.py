@@ -105,12 +105,12 @@ def _check_row(row: StoredGame, config: Mapping[str, Any], entrants: list[str], 
     job = jobs.get(row.key)
     if job is None:
         return ["not a key of this tournament's schedule"]
-    if isinstance(row.columns, str):
-        return [row.columns]
-    columns, decisions = row.columns, row.decisions
     problems = []
     if str(row.seed) != str(job.seed):
         problems.append(f"seed: stored {row.seed}, the schedule says {job.seed}")
+    if isinstance(row.columns, str):
+        return [*problems, row.columns]
+    columns, decisions = row.columns, row.decisions
     seating = [entrants[e] for e in job.seating]
     if columns["seating"] != seating:
         problems.append(f"seating: stored {_short(columns['seating'])}, the schedule says {_short(seating)}")
@@ -132,8 +132,8 @@ def _check_row(row: StoredGame, config: Mapping[str, Any], entrants: list[str], 
         if row.state is None:
             replayed = replay(record, find_game).result.to_dict()  # compared with the columns' JSON
         elif row.state.to_act is not None:
-            return [*problems, f"the record does not replay: it stops after {len(record.actions)} actions; seat "
-                    f"{row.state.to_act} is to act"]
+            return [*problems, f"the record does not replay: the record stops after {len(record.actions)} actions; "
+                    f"seat {row.state.to_act} is to act"]
         else:  # schema 2: the actions are the row's choices, replayed already; the result follows from them
             replayed = game_result(find_game(record.game), row.state, record.faults, record.policy).to_dict()
     except RefereeError as exc:
@@ -147,7 +147,10 @@ def _check_row(row: StoredGame, config: Mapping[str, Any], entrants: list[str], 
         if result.get(name) != replayed.get(name):
             problems.append(f"result {name}: stored {_short(result.get(name))}, the replay gives "
                             f"{_short(replayed.get(name))}")
-    if columns["faults"] != replayed["faults"]:
+    if row.state is not None:  # schema 2: the faults are the record's own; the column counts them
+        if columns["faults"] != len(replayed["faults"]):
+            problems.append(f"faults: stored {_short(columns['faults'])}, the record has {len(replayed['faults'])}")
+    elif columns["faults"] != replayed["faults"]:
         problems.append(f"faults: stored {_short(columns['faults'])}, the record has {_short(replayed['faults'])}")
     if decisions != len(record.actions):
         problems.append(f"decisions: stored {decisions}, the record has {len(record.actions)}")
