@@ -29,6 +29,7 @@ import pytest
 from cli_process import run_referee
 
 from referee.sandbox import probe
+from tournaments.storage import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACK = ROOT / "tests" / "fixtures" / "attack"
@@ -369,8 +370,8 @@ def test_a_bot_named_through_a_symbolic_link_starts_in_the_sandbox(tmp_path: Pat
 
 def stored_stderr(db: Path) -> list[str]:
     """The stderr tails a tournament kept (of the seats that faulted: look_around.py --crash exits)."""
-    with sqlite3.connect(db) as conn:
-        return [text for (row,) in conn.execute("SELECT stderr FROM games") for text in json.loads(row).values()]
+    with Store(db, create=False, readonly=True) as store:
+        return [text for row in store.games() for text in (store.record(row.key) or {})["stderr"].values()]
 
 
 @pytest.mark.parametrize("workers", [1, 2])
