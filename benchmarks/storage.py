@@ -8,6 +8,7 @@ benchmark (benchmarks/table.py imports it).
 - **stored games/s**: those games, encoded as workers encode them, fed by a fake executor through
   ``run_tournament``'s real main loop (batched commits, live ratings, a progress sink), against the same loop with
   the live ratings' update taken out, to show what it costs per game;
+- **migration**: the CPU time to migrate that schema-1 file in place;
 - **games()**: the µs per row of ``Store.games()`` over a synthetic database (``--rows``).
 
     python benchmarks/storage.py                       # 3,000 real games, 200,000 synthetic rows
@@ -196,6 +197,16 @@ def bytes_per_game(directory: Path, config: TournamentConfig, finished: list[Fin
     return file_bytes(one) / len(old_rows), file_bytes(two) / len(finished)
 
 
+def migration_seconds(directory: Path) -> float:
+    """CPU seconds to migrate the schema-1 file :func:`bytes_per_game` wrote (its backup included)."""
+    path = directory / "schema1.db"
+    cpu = time.process_time()
+    with Store(path, create=False) as store:
+        store.lock()
+        assert store.schema == 2
+    return time.process_time() - cpu
+
+
 class FeedExecutor:
     """An executor that plays nothing: each job comes back at once as a pre-encoded finished game."""
 
@@ -286,6 +297,9 @@ def main() -> None:
         one, two = bytes_per_game(directory, config, finished, old_rows)
         print(f"bytes per game: schema 1 {one:,.0f}, schema 2 {two:,.1f} ({one / two:.1f}x smaller); "
               f"schema-2 body {sum(len(g.body) for g in finished) / len(finished):.1f} bytes on average")
+        migrated = migration_seconds(directory)
+        print(f"migrating that schema-1 file to schema 2: {migrated:.1f} CPU s ({migrated / len(finished) * 1e3:.2f} "
+              "ms per game)")
         (wall, cpu), (bare_wall, bare_cpu) = (feed(directory, finished, args.feed, rate=rate) for rate in (True, False))
         print(f"stored games/s through run_tournament ({args.feed:,} fed), per wall-clock / CPU second: "
               f"{wall:,.0f} / {cpu:,.0f} with the live ratings, {bare_wall:,.0f} / {bare_cpu:,.0f} without their "

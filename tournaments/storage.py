@@ -570,6 +570,7 @@ class Store:
         seatings: dict[Any, tuple[str, ...]] = {}
         placings: dict[Any, tuple[int, ...]] = {}
         new = tuple.__new__  # a GameRow from a tuple without NamedTuple's own __new__
+        last_seed, deck = None, -1
         where = " WHERE faults != 0" if faulted else ""
         rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, "
                                f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq")
@@ -584,10 +585,12 @@ class Store:
                 placed = placings[places] = self._places(seq, key, places)
             if len(placed) != len(names):
                 raise self._damaged(seq, key, "places")
-            try:
-                deck = int(seed)
-            except (TypeError, ValueError):
-                deck = -1
+            if seed != last_seed:  # the rotations of a deal follow one another and share its seed
+                try:
+                    deck = int(seed)
+                except (TypeError, ValueError):
+                    deck = -1
+                last_seed = seed
             if deck < 0 or type(key) is not str or type(decisions) is not int or decisions < 0:
                 raise self._damaged(seq, key, "seed" if deck < 0 else "key" if type(key) is not str else "decisions")
             if faults == 0:
