@@ -161,8 +161,14 @@ def test_stepping_by_buttons_keys_slider_and_link_shows_the_engines_state(
     page.reload()
     check_position(page, record, expected[17], 17)
     page.evaluate("location.hash = '#d=9'")
-    page.wait_for_function("document.body.dataset.decision === '9'")
+    page.locator('body[data-decision="9"]').wait_for(state="attached")
     check_position(page, record, expected[9], 9)
+    page.click("#play")  # steps on by itself until paused
+    page.locator('body[data-decision="10"]').wait_for(state="attached")
+    page.click("#play")
+    assert page.locator("#play").inner_text() == "play"
+    decision = int(page.locator("body").get_attribute("data-decision"))
+    check_position(page, record, expected[decision], decision)
     no_errors(page)
 
 
@@ -174,7 +180,7 @@ def test_every_game_shows_the_engines_hands_table_and_scores(
     page.goto(path.as_uri())
     for decision in sorted({*range(0, len(expected), max(1, len(expected) // 8)), len(expected) - 1}):
         page.evaluate(f"location.hash = '#d={decision}'")
-        page.wait_for_function(f"document.body.dataset.decision === '{decision}'")
+        page.locator(f'body[data-decision="{decision}"]').wait_for(state="attached")
         check_position(page, record, expected[decision], decision)
     no_errors(page)
 
@@ -191,7 +197,7 @@ def test_a_seats_view_shows_only_what_its_observation_held(
     checked = 0
     for decision in range(0, len(expected), step):
         page.evaluate(f"location.hash = '#d={decision}&seat={seat}'")
-        page.wait_for_function(f"document.body.dataset.decision === '{decision}'")
+        page.locator(f'body[data-decision="{decision}"]').wait_for(state="attached")
         observed = expected[decision]["observed"]
         allowed = cards_in(observed[seat])
         hidden = set().union(*(set(o["hand"]) for s, o in enumerate(observed) if s != seat)) - allowed

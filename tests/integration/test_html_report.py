@@ -81,7 +81,7 @@ def test_the_report_shows_the_table_and_links_each_replay(context: Any, tourname
 
     key = linked[0]
     page.click(f'#games tr[data-key="{key}"] a')
-    page.wait_for_function("document.body.dataset.decision === '0'")
+    page.locator('body[data-decision="0"]').wait_for(state="attached")
     game = next(g for g in games if g["key"] == key)
     assert all(f"seat {s}: {bot}" in page.locator("header").inner_text() for s, bot in enumerate(game["bots"]))
     page.click("#next")
@@ -89,7 +89,7 @@ def test_the_report_shows_the_table_and_links_each_replay(context: Any, tourname
     record = json.loads(run_referee("tournament", "record", str(tournament), key).stdout)
     fault = record["faults"][0]
     page.evaluate(f"location.hash = '#d={fault['decision']}'")
-    page.wait_for_function(f"document.body.dataset.decision === '{fault['decision']}'")
+    page.locator(f'body[data-decision="{fault["decision"]}"]').wait_for(state="attached")
     line = page.locator(".fault-line").first
     assert line.inner_text().startswith(f"Fault: seat {fault['seat']} (illegal) illegal: ")
     assert line.inner_text().endswith(" instead")

@@ -258,12 +258,20 @@
   $("prev").addEventListener("click", () => go(cur - 1));
   $("next").addEventListener("click", () => go(cur + 1));
   $("last").addEventListener("click", () => go(LAST));
+  let playing = null;  // the timer of "play"
+  function play(on) {
+    clearInterval(playing);
+    playing = on && cur < LAST ? setInterval(() => { go(cur + 1); if (cur >= LAST) play(false); }, 1000) : null;
+    $("play").textContent = playing ? "pause" : "play";
+  }
+  $("play").addEventListener("click", () => play(!playing));
   document.addEventListener("keydown", (e) => {
     if (e.target === slider || e.target === select || e.altKey || e.ctrlKey || e.metaKey) return;
     const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
     if (e.key in moves) go(cur + moves[e.key]);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(LAST);
+    else if (e.key === " " && e.target.tagName !== "BUTTON") play(!playing);
     else return;
     e.preventDefault();
   });
