@@ -96,7 +96,7 @@ def write_report(store: Store, registry: Registry, out: Path, *, replays: int = 
     if page.replays:
         folder.mkdir(exist_ok=True)
     for row in page.replays:
-        record = record_from_dict(store.record(row.key))
+        record = record_from_dict(store.record(row.key, registry.game))
         write_page(replay_html(record, registry.game, back=f"../{out.name}"), folder / page_name(row.key))
     write_page(render(page), out)
     return page
