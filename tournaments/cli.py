@@ -343,7 +343,8 @@ def run(
     registry = cli_registry()
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
-    specs = list(bot) or sorted(n for n, e in registry.bots.items() if e.supports(game) and n not in gauntlet)
+    specs = list(bot) or sorted(n for n, e in registry.bots.items()  # the bots, without a person (docs/HUMAN.md)
+                                if e.supports(game) and n not in gauntlet and not parse_spec(n, registry).interactive)
     if len(specs) < 2 and not bot and not gauntlet:
         raise ConfigError(f"fewer than two registered bots play {game}; name the entrants with --bot")
     field = len(specs)

@@ -154,3 +154,10 @@ def test_commands_that_cannot_seat_a_person_refuse_it_in_one_line(tmp_path: Path
     assert line in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "t.db").exists()
+
+
+def test_a_tournament_of_every_registered_bot_leaves_the_human_out(tmp_path: Path) -> None:
+    done = run_referee("tournament", "run", "kozel", "--seats", "2", "--games", "1", "--seed", "1", "--workers", "1",
+                       "--db", str(tmp_path / "t.db"))
+    assert done.returncode == 0, done.stderr
+    assert "kozel: 3 entrants (first, heuristic, random)," in done.stderr
