@@ -86,24 +86,26 @@ class LiveRatings:
             collective += sigma_squared + beta_squared
         c = sqrt(collective)
         exp_mu = [exp(mu / c) for mu in team_mu]
-        sum_q = [0.0] * k
-        for i in range(k):
-            for q in range(k):
-                if rank[i] >= rank[q]:
-                    sum_q[q] += exp_mu[i]
+        # the ranks are sorted: the teams at or below q's rank are those from the first of its rank group on
+        first = [rank.index(r) for r in rank]
+        sum_q = []
+        for q in range(k):
+            total = 0.0
+            for i in range(first[q], k):
+                total += exp_mu[i]
+            sum_q.append(total)
         a = [rank.count(r) for r in rank]
         kappa, c_squared = model.kappa, c ** 2
         for i in range(k):
             omega = delta = 0.0
-            mine, rank_i = exp_mu[i], rank[i]
-            for q in range(k):
-                if rank[q] <= rank_i:
-                    share = mine / sum_q[q]
-                    delta += share * (1 - share) / a[q]
-                    if q == i:
-                        omega += (1 - share) / a[q]
-                    else:
-                        omega -= share / a[q]
+            mine, last = exp_mu[i], first[i] + a[i]  # the teams ranked at or above i: 0 … last − 1
+            for q in range(last):
+                share = mine / sum_q[q]
+                delta += share * (1 - share) / a[q]
+                if q == i:
+                    omega += (1 - share) / a[q]
+                else:
+                    omega -= share / a[q]
             sigma_squared = team_sigma_squared[i]
             omega *= sigma_squared / c
             delta *= sigma_squared / c_squared
