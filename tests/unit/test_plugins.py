@@ -22,7 +22,7 @@ from referee.plugins import DEFAULT_PLUGINS, Registry, Source, load_registry
 
 BUILTIN_GAMES = {"kazaki", "durak", "kozel", "kozel-hvaleny", "kozel-nn", "koroli", "koroli52"}
 HEURISTIC_GAMES = ("durak", "kazaki", "koroli", "koroli52", "kozel", "kozel-hvaleny", "kozel-nn")
-BUILTIN_BOTS = {"random", "first", "heuristic"}
+BUILTIN_BOTS = {"random", "first", "heuristic", "human"}
 
 
 class LastBot(BotBase):
@@ -314,7 +314,7 @@ def test_unknown_game_lists_the_known_ones() -> None:
 
 def test_unknown_bot_lists_the_known_ones() -> None:
     registry = load_registry(entry_points=False)
-    with pytest.raises(ConfigError, match=r"unknown bot 'deepblue' \(known bots: first, heuristic, random"):
+    with pytest.raises(ConfigError, match=r"unknown bot 'deepblue' \(known bots: first, heuristic, human, random"):
         registry.bot("deepblue")
 
 
