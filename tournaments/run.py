@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -14,7 +15,10 @@ from .executor import Executor
 from .ratings import LiveRatings
 from .storage import FinishedGame, Store
 
-__all__ = ["Progress", "ProgressSink", "run_tournament"]
+__all__ = ["LIVE_FROM_STORED", "Progress", "ProgressSink", "run_tournament"]
+
+#: How many stored games (the last, in schedule order) a resumed run's live ratings are rated from.
+LIVE_FROM_STORED = 20_000
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,8 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     The games are stored as they finish, committed a batch at a time (:class:`~tournaments.storage.Batch`), and
     whatever was received is committed however the run ends, so an interrupted run resumes where it stopped. Only
     one process at a time plays into a store (:meth:`Store.lock`); another gets a one-line StorageError. The live
-    ratings (the progress line's leader) rate the games this run plays: a resumed run does not re-rate the stored
-    ones game by game (the table does, at the end).
+    ratings (the progress line's leader) of a resumed run start from the last :data:`LIVE_FROM_STORED` stored
+    games (all of them, usually): re-rating a million one update at a time would take minutes.
     """
     store.lock()
     store.save_config(config.to_dict())
@@ -54,9 +58,12 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     done = store.done_keys()
     total = config.scheduled(teams)
     jobs = [job for job in config.jobs(teams) if job.key not in done]
-    for _ in store.games():  # every stored row is read (and checked) before a game is played
-        pass
+    recent: deque[tuple[tuple[str, ...], tuple[int, ...]]] = deque(maxlen=LIVE_FROM_STORED)
+    for row in store.games():  # every stored row is read (and checked) before a game is played
+        recent.append((row.seating, row.places))
     live = LiveRatings(config.entrants)
+    for seating, places in recent:  # a resumed run's live ratings start from (the last of) what is stored
+        live.update(seating, places, teams)
     started = time.monotonic()
     finished = len(done)
     if progress:
