@@ -19,6 +19,7 @@ import pytest
 from cli_process import run_referee
 
 from referee.sandbox import probe
+from tournaments.storage import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACK = ROOT / "tests" / "fixtures" / "attack"
@@ -236,8 +237,8 @@ def test_a_tournament_bot_cannot_read_the_wire_log_from_its_own_folder(tmp_path:
                    "-b", "random", "--games", "2", "--workers", "2", "--db", str(db), "--wire-log", str(log),
                    "--sandbox", "on", cwd=folder)
     assert done.returncode == 0, done.stderr
-    with sqlite3.connect(db) as conn:
-        reports = [text for (row,) in conn.execute("SELECT stderr FROM games") for text in json.loads(row).values()]
+    with Store(db, create=False, readonly=True) as store:  # the faulted seats' stderr tails, in the bodies
+        reports = [text for row in store.games() for text in (store.record(row.key) or {})["stderr"].values()]
     assert len(reports) == 4 and all(r.strip() == "ATTACK look_around: FAILED nothing readable" for r in reports), \
         reports
     assert kinds(entries(log))[("to-bot", "request")] >= 4
