@@ -130,11 +130,11 @@ def test_the_local_executor_by_name_plays_as_the_default(tmp_path: Path) -> None
 
 def test_an_unknown_executor_is_one_line_listing_the_choices(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
-    assert one_line_error(*RUN, "--db", str(db), "--executor", "dask") == \
-        "referee: error: unknown executor 'dask' (choices: local)"
+    assert one_line_error(*RUN, "--db", str(db), "--executor", "ray") == \
+        "referee: error: unknown executor 'ray' (choices: dask, local)"
     assert not db.exists()  # refused before anything is stored
     old = old_database(tmp_path / "old.db")
-    assert one_line_error("resume", str(old), "--executor", "dask") == \
-        "referee: error: unknown executor 'dask' (choices: local)"
+    assert one_line_error("resume", str(old), "--executor", "ray") == \
+        "referee: error: unknown executor 'ray' (choices: dask, local)"
     with Store(old, create=False, readonly=True) as store:
         assert store.count() == 0
