@@ -5,8 +5,9 @@ course over the games played, the faults by bot and kind, the configuration, and
 linked to its replay viewer (:mod:`referee.html`), written beside the report. Charts are inline SVG drawn from
 the numbers here; the template is ``templates/report.html.j2``; nothing is fetched when the page is viewed.
 
-The work is bounded: the course is the table (:func:`tournaments.report.build_report`) of at most
-:data:`COURSE_POINTS` prefixes of the stored games, at most ``replays`` replay pages are written (the games with
+The work is bounded: the stored games are read once, as a stream; the course is the table
+(:func:`tournaments.report.build_report`) of at most :data:`COURSE_POINTS` prefixes of them, each from its games
+counted by outcome, at most ``replays`` replay pages are written (the games with
 a fault first, then the others in schedule order) and at most :data:`LISTED` games are listed besides them.
 """
 
@@ -65,21 +66,44 @@ class ReportPage:
 
 def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPLAYS,
                 folder: str = "games") -> ReportPage:
-    """The page's numbers from ``store``; ``folder``: where the replay pages go, relative to the report."""
+    """The page's numbers from ``store``, read as a stream (memory with the entrants and the games listed, not with
+    the games stored); ``folder``: where the replay pages go, relative to the report."""
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
     report = stored_report(store, registry, 0)  # the table 'referee tournament table' prints, its seed rule too
-    rows = list(store.games())
-    chosen = sorted(rows, key=lambda r: (not r.faults, r.seq))[:replays]
+    stored = store.count()
+    marks = sorted({max(1, round(stored * k / COURSE_POINTS)) for k in range(1, COURSE_POINTS + 1)}) if stored else []
+    outcomes: Counter[tuple[tuple[str, ...], tuple[int, ...]]] = Counter()  # (seating, places) → games so far
+    snapshots: list[tuple[int, Counter[tuple[tuple[str, ...], tuple[int, ...]]]]] = []
+    faults: Counter[tuple[str, str]] = Counter()
+    first: list[GameRow] = []  # the first LISTED games, in schedule order
+    faulted: list[GameRow] = []  # the first ``replays`` games with a fault
+    clean: list[GameRow] = []  # the first ``replays`` games without one
+    total = 0
+    for row in store.games():
+        total += 1
+        outcomes[row.seating, row.places] += 1
+        if marks and total == marks[len(snapshots)] and len(snapshots) < len(marks) - 1:
+            snapshots.append((total, outcomes.copy()))
+        for f in row.faults:
+            faults[row.seating[f.seat], str(f.kind)] += 1
+        if len(first) < LISTED:
+            first.append(row)
+        kept = faulted if row.faults else clean
+        if len(kept) < replays:
+            kept.append(row)
+    if total:
+        snapshots.append((total, outcomes))  # the last point is the whole table (a game stored meanwhile included)
+    chosen = (faulted + clean)[:replays]  # faulted games first, then the others in schedule order
     linked = {r.key for r in chosen}
-    listed = [r for i, r in enumerate(rows) if i < LISTED or r.key in linked]
+    listed = sorted({r.key: r for r in (*first, *chosen)}.values(), key=lambda r: r.seq)
     games = [{"key": r.key, "seq": r.seq, "bots": list(r.seating), "places": list(r.places),
               "decisions": r.decisions, "faults": [f"seat {f.seat} {f.kind}" for f in r.faults],
               "href": f"{folder}/{page_name(r.key)}" if r.key in linked else None} for r in listed]
     bars, axis = _bars(report)
     return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
-                      _course(config, rows, teams), _faults(config, rows), games, len(rows),
+                      _course(config, snapshots, teams), _faults(config, faults), games, total,
                       replays, sorted(chosen, key=lambda r: r.seq))
 
 
@@ -173,16 +197,21 @@ def _colour(share: float | None) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def _course(config: TournamentConfig, rows: list[GameRow], teams: Any) -> dict[str, Any]:
-    """The ratings after each of at most COURSE_POINTS prefixes of the games, as SVG polylines (x: games, y:
-    rating), on a 600 × 240 plot."""
-    n = len(rows)
-    if n == 0:
+def _course(config: TournamentConfig, snapshots: list[tuple[int, Counter[tuple[tuple[str, ...], tuple[int, ...]]]]],
+            teams: Any) -> dict[str, Any]:
+    """The ratings after each of at most COURSE_POINTS prefixes of the games (``snapshots``: a prefix's length and
+    its games counted by (seating, places), all a rating needs), as SVG polylines (x: games, y: rating), on a
+    600 × 240 plot."""
+    if not snapshots:
         return {"lines": [], "points": 0}
-    marks = sorted({max(1, round(n * k / COURSE_POINTS)) for k in range(1, COURSE_POINTS + 1)})
+    n = snapshots[-1][0]
+    marks = [m for m, _ in snapshots]
     series: dict[str, list[tuple[int, float]]] = {name: [] for name in config.entrants}
-    for m in marks:
-        for r in build_report(config.entrants, rows[:m], teams=teams).rows:
+    for m, counted in snapshots:
+        # Each counted game once, each its own deal: the ratings need only how often each outcome happened.
+        prefix = (GameRow(0, "", i, seating, places, (), 0)
+                  for i, ((seating, places), count) in enumerate(counted.items()) for _ in range(count))
+        for r in build_report(config.entrants, prefix, teams=teams).rows:
             if r["rating"] is not None:
                 series[r["bot"]].append((m, r["rating"]))
     values = [v for points in series.values() for _, v in points]
@@ -206,12 +235,8 @@ def _course(config: TournamentConfig, rows: list[GameRow], teams: Any) -> dict[s
             "x_ticks": x_ticks, "games": n}
 
 
-def _faults(config: TournamentConfig, rows: list[GameRow]) -> dict[str, Any]:
-    """Faults counted by entrant and kind (the kinds that occurred, in the order of protocol.faults)."""
-    counts: Counter[tuple[str, str]] = Counter()
-    for row in rows:
-        for f in row.faults:
-            counts[row.seating[f.seat], str(f.kind)] += 1
+def _faults(config: TournamentConfig, counts: Counter[tuple[str, str]]) -> dict[str, Any]:
+    """Faults counted by (entrant, kind): the kinds that occurred, in the order of protocol.faults."""
     kinds = [str(k) for k in FaultKind if any(kind == str(k) for _, kind in counts)]
     bots = [{"bot": name, "counts": [counts[name, k] for k in kinds], "total": sum(counts[name, k] for k in kinds)}
             for name in config.entrants]
