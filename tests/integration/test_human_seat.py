@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from cli_process import ROOT, run_referee
 
 from referee.plugins import load_registry
 from referee.record import read_record
-from tests.integration.cli_process import ROOT, run_referee
 
 PROMPT = r"Your move \[1-(\d+)[^\]]*\][^:\n]*: "
 OPTION = re.compile(r"^\s+(\d+)  .*?   (\S+)\s*$", re.MULTILINE)
