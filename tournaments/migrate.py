@@ -57,12 +57,13 @@ def migrate(store: Store) -> None:
             store.db.execute("BEGIN IMMEDIATE")
             table = _TABLES.split("CREATE TABLE IF NOT EXISTS games", 1)[1]
             store.db.execute("CREATE TABLE games_2" + table.rstrip().rstrip(";"))
+            # a stream: a schema-1 row is a few kilobytes, and a million of them are gigabytes
             rows = store.db.execute("SELECT seq, key, seed, seating, places, result, faults, decisions, record, "
-                                    "stderr, finished_at FROM games ORDER BY seq").fetchall()
-            if rows and template is None:
-                raise StorageError(f"{store.path} holds games but no tournament configuration: it cannot be "
-                                   "migrated")
+                                    "stderr, finished_at FROM games ORDER BY seq")
             for seq, key, seed, seating, places, result, faults, decisions, record, stderr, finished in rows:
+                if template is None:
+                    raise StorageError(f"{store.path} holds games but no tournament configuration: it cannot be "
+                                       "migrated")
                 row = store._row1(seq, key, seed, seating, places, result, faults, decisions)
                 data = store._record1(key, record, stderr)
                 assert template is not None

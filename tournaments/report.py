@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from referee.errors import StorageError
+
 from .ratings import HeadToHeads, Placing, bootstrap_patterns, fit
 from .storage import GameRow
 
@@ -58,6 +60,13 @@ class Report:
         }
 
 
+def _stranger(key: str | None, seating: Sequence[str]) -> StorageError:
+    """A stored game that seats someone who is not an entrant: a damaged (or forged) row, one line."""
+    where = f"game {key!r:.40}" if key is not None else "a stored game"
+    return StorageError(f"{where} seats {', '.join(repr(n)[:40] for n in seating)}: not all entrants of this "
+                        "tournament (the row is damaged)")
+
+
 def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Sequence[Sequence[int]] | None = None,
                  bootstrap_samples: int = 0, seed: int = 0, scheduled: int | None = None) -> Report:
     """The table of ``rows``, the games stored so far, in ``seq`` order (a stream, read once); ``scheduled``: the
@@ -78,33 +87,52 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
         return seating
 
     # A deal is a run of one seed: under duplicate deals every rotation of a deck shares its seed, and the schedule
-    # numbers them consecutively. Deals of two games are counted by their two games (what a deal pair needs);
-    # --bootstrap keeps each game's pattern (its index in ``patterns``) and deal.
+    # numbers them consecutively. A deal's games of one pair of bots are a deal pair when they are two (the pair's
+    # games by deal, as head_to_head groups them); an SPRT with a field plays several pairs on one deck. Deals are
+    # counted by their two games (all a deal pair needs); --bootstrap keeps each game's pattern (its index in
+    # ``patterns``) and deal.
     two_game_deals: dict[tuple[Game, Game], int] = {}
     deal: int | None = None
-    deal_games, deals = 0, -1
-    opening: Game = ((), ())
-    second = opening
+    deals = -1
+    run: list[Game] = []  # the games of the deal being read (a few: its rotations)
     pattern_of, deal_of = array("i"), array("i")
     patterns: dict[Game, int] = {}
-    for _, _, deck, seating, places, row_faults, _ in rows:  # GameRow, unpacked: the cheapest read of its fields
+
+    def close(run: list[Game]) -> None:
+        if len(run) == 2:
+            pairs: Iterable[list[Game]] = (run,)
+        else:
+            by_pair: dict[frozenset[str], list[Game]] = {}
+            for one in run:
+                by_pair.setdefault(frozenset(one[0]), []).append(one)
+            pairs = by_pair.values()
+        for games in pairs:
+            if len(games) == 2:
+                both = (games[0], games[1])
+                two_game_deals[both] = two_game_deals.get(both, 0) + 1
+
+    for _, key, deck, seating, places, row_faults, _ in rows:  # GameRow, unpacked: the cheapest read of its fields
         game = (seating, places)
         counts[game] = counts.get(game, 0) + 1
         if row_faults:
             for fault in row_faults:
+                if seating[fault.seat] not in index:
+                    raise _stranger(key, seating)
                 faults[index[seating[fault.seat]]] += 1
         if deck == deal:
-            deal_games += 1
-            second = game
+            run.append(game)
         else:
-            if deal_games == 2:
-                two_game_deals[opening, second] = two_game_deals.get((opening, second), 0) + 1
-            deal, deal_games, deals, opening = deck, 1, deals + 1, game
+            if len(run) > 1:
+                close(run)
+            deal, deals, run = deck, deals + 1, [game]
         if bootstrap_samples:
             pattern_of.append(patterns.setdefault(game, len(patterns)))
             deal_of.append(deals)
-    if deal_games == 2:
-        two_game_deals[opening, second] = two_game_deals.get((opening, second), 0) + 1
+    if len(run) > 1:
+        close(run)
+    for names, _ in counts:
+        if not all(name in index for name in names):
+            raise _stranger(None, names)
     for (one, other), count in two_game_deals.items():
         h2h.deal([(seated(one[0]), one[1]), (seated(other[0]), other[1])], count)
     played = [0] * n

@@ -33,7 +33,7 @@ from protocol.faults import Fault
 from referee.engine import Game, State
 from referee.errors import RecordError, RefereeError, StorageError
 from referee.match import GameRecord
-from referee.record import FORMAT, VERSION, record_to_dict
+from referee.record import FORMAT, MAX_RECORD_BYTES, VERSION, record_to_dict
 from referee.results import GameResult
 
 __all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "RecordTemplate", "Batch", "SCHEMA_VERSION"]
@@ -63,6 +63,8 @@ _RECORD_KEYS = ("format", "version", "game", "seats", "seed", "dealer", "options
 _RESULT_FIELDS = ("game", "n", "places", "rule_places", "finishing_order", "rule_finishing_order", "scores",
                   "faults", "aborted")
 _STORED, _DEFLATED = 0, 1  # the body's first byte: how the rest of it is written
+#: The most a body may inflate to: a record file's limit (a long game with six 64 KiB stderr tails is far below).
+MAX_BODY_BYTES = MAX_RECORD_BYTES
 
 
 class RecordTemplate(NamedTuple):
@@ -190,10 +192,15 @@ def decode_body(body: Any) -> tuple[list[int], dict[str, Any]]:
         raise ValueError("not a body")
     data = body[1:]
     if body[0] == _DEFLATED:
-        try:
-            data = zlib.decompress(data, -15)
+        inflater = zlib.decompressobj(-15)
+        try:  # bounded: a damaged or forged body may inflate a thousandfold
+            data = inflater.decompress(data, MAX_BODY_BYTES)
         except zlib.error as exc:
             raise ValueError(f"not deflated ({exc})") from exc
+        if inflater.unconsumed_tail:
+            raise ValueError(f"it inflates to more than {MAX_BODY_BYTES} bytes")
+        if not inflater.eof:
+            raise ValueError("not deflated (cut short)")
     elif body[0] != _STORED:
         raise ValueError(f"unknown encoding {body[0]}")
     values: list[int] = []
@@ -250,6 +257,14 @@ def rebuild(seed: int, seating: Sequence[str], places: Sequence[int], body: byte
             game: Game) -> tuple[dict[str, Any], State | None]:
     """:func:`decode_record`, and the state its choices lead to (None for a record kept whole)."""
     choices, rest = decode_body(body)
+    try:
+        return _rebuild_fields(seed, seating, places, choices, rest, template, game)
+    except (TypeError, KeyError, AttributeError, IndexError, RecursionError) as exc:  # a field of the wrong shape
+        raise ValueError(f"its fields are damaged ({type(exc).__name__})") from None
+
+
+def _rebuild_fields(seed: int, seating: Sequence[str], places: Sequence[int], choices: list[int],
+                    rest: dict[str, Any], template: RecordTemplate, game: Game) -> tuple[dict[str, Any], State | None]:
     if "X" in rest:
         whole = rest["X"]
         if not isinstance(whole, dict):
@@ -647,7 +662,9 @@ class Store:
             _, rest = decode_body(body)
         except ValueError as exc:
             raise self._damaged(seq, key, "body", f": {exc}") from None
-        faults = _faults(rest.get("X", {}).get("faults") if "X" in rest else rest.get("f"), seats)
+        whole = rest.get("X")
+        faults = _faults((whole.get("faults") if isinstance(whole, dict) else None) if "X" in rest else rest.get("f"),
+                         seats)
         if faults is None:
             raise self._damaged(seq, key, "body", ": its faults")
         if len(faults) != count:

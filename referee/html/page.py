@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -38,12 +39,17 @@ def static(name: str) -> Markup:
     return Markup(files("referee.html").joinpath("static", name).read_text(encoding="utf-8"))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def json_for_script(data: Any) -> str:
     """``data`` as JSON that an inline ``<script type="application/json">`` holds verbatim: ``<``, ``>`` and ``&``
     escaped, so no text in it (a bot's name, a stderr tail) can close the script element."""
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") \
+    text = text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") \
         .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    # A lone surrogate (a damaged record's text) cannot be written as UTF-8: JSON's escape keeps it a string.
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def check_writable(path: str | Path) -> None:
@@ -63,7 +69,8 @@ def write_page(text: str, path: str | Path) -> None:
             f.write(text)
             f.flush()
         os.replace(temporary, target)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:  # UnicodeError: a lone surrogate in a damaged record's text
         with contextlib.suppress(OSError):
             temporary.unlink()
-        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        reason = exc.strerror if isinstance(exc, OSError) else None
+        raise ConfigError(f"cannot write {path}: {reason or exc}") from exc

@@ -49,6 +49,12 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                              "--json", timeout=300)
         assert result.returncode == 0, result.stderr
         made[name] = db
+    field = folder / "field.db"  # an SPRT with a field: four games of two pairs on every deck
+    result = run_referee("tournament", "sprt", "durak", "--candidate", "heuristic", "--baseline", "random", "--field",
+                         "first", "--max-games", "60", "--seed", "3", "--workers", "2", "--db", str(field), "--json",
+                         timeout=300)
+    assert result.returncode == 0, result.stderr
+    made["field"] = field
     partial = folder / "partial.db"  # stopped after 5 of 12 rounds, the last deal of table 0 half played
     shutil.copy(made["duplicate2"], partial)
     with sqlite3.connect(partial) as db:
@@ -192,7 +198,7 @@ def old_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seque
 # ---------------------------------------------------------------------------------------------- the tests
 
 
-@pytest.mark.parametrize("name", ["duplicate2", "independent2", "four", "teams", "partial", "rr", "rr3"])
+@pytest.mark.parametrize("name", ["duplicate2", "independent2", "four", "teams", "partial", "rr", "rr3", "field"])
 @pytest.mark.parametrize("samples", [0, 40])
 def test_the_streamed_table_is_the_old_algorithms(databases: dict[str, Path], name: str, samples: int) -> None:
     registry = load_registry()
@@ -206,7 +212,7 @@ def test_the_streamed_table_is_the_old_algorithms(databases: dict[str, Path], na
                                 seed=config.seed, scheduled=scheduled)
     assert json.dumps(streamed.to_json()) == json.dumps(expected)
     assert expected["games"] > 0
-    if name in ("duplicate2", "partial", "rr"):
+    if name in ("duplicate2", "partial", "rr", "field"):
         assert all(h["pairs"] > 0 for h in expected["head_to_head"])  # the deal pairs are exercised
     if name in ("rr", "rr3"):
         assert any(r["faults"] for r in expected["ratings"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import zlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,38 @@ def test_a_damaged_row_is_one_line_naming_it_and_its_column(tmp_path: Path, colu
     assert "\n" not in text and "the row of game 't0.d1.r0' (seq 1) is damaged" in text and fragment in text, text
 
 
+def deflated(payload: bytes) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return b"\x01" + packer.compress(payload) + packer.flush()
+
+
+@pytest.mark.parametrize(("body", "faults", "listing", "record"), [
+    # a deflate bomb: 64 MiB of zeros behind a few kilobytes is refused after at most MAX_BODY_BYTES
+    (deflated(b"\x00" + b"0" * (64 * 1024 * 1024)), 1, "inflates to more than", "inflates to more than"),
+    (deflated(b"\x00{}")[:-1], 0, None, "not deflated"),  # cut short
+    (b"\x00\x00" + b'{"X": [1]}', 1, "its faults", "its whole record is not a JSON object"),
+    (b"\x00\x00" + b'{"r": {"rule_places": 5}}', 0, None, "its fields are damaged"),
+    (b"\x00\x00" + b'{"f": [7]}', 1, "its faults", "damaged"),
+])
+def test_a_hostile_body_is_one_line_in_every_reader(tmp_path: Path, body: bytes, faults: int, listing: str | None,
+                                                    record: str) -> None:
+    """A forged body (a deflate bomb, fields of the wrong shape) is one StorageError line naming the row, from the
+    listing (which reads a faulted row's body) and from the record, never a traceback or unbounded memory."""
+    path = store_of(tmp_path, played("durak", 2, "forfeit", 2))
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET body = ?, faults = ? WHERE seq = 1", (body, faults))
+    db.commit()
+    db.close()
+    with Store(path, create=False, readonly=True) as store:
+        readers: list[tuple[Any, str]] = [(lambda: list(store.games()), listing)] if listing else []
+        readers.append((lambda: store.record("t0.d1.r0"), record))
+        for read, fragment in readers:
+            with pytest.raises(StorageError) as exc:
+                read()
+            text = str(exc.value)
+            assert "\n" not in text and "'t0.d1.r0' (seq 1) is damaged" in text and fragment in text, text
+
+
 def test_a_faulted_rows_faults_come_from_its_body(tmp_path: Path) -> None:
     games = played("durak", 2, "continue", 6)
     path = store_of(tmp_path, games)
@@ -229,3 +262,17 @@ def test_a_batch_commits_after_its_seconds_or_size_and_at_the_end(tmp_path: Path
             assert count_elsewhere(path) == 7
             raise KeyboardInterrupt
         assert count_elsewhere(path) == 8  # the end of the block committed what was received
+
+
+def test_a_row_seating_a_stranger_is_one_line_in_the_table(tmp_path: Path) -> None:
+    """A forged seating column naming someone who is no entrant: the table refuses the row in one line."""
+    from tournaments.report import build_report
+
+    path = store_of(tmp_path, played("durak", 2, "forfeit", 2))
+    db = sqlite3.connect(path)
+    db.execute("""UPDATE games SET seating = '["evil", "e1"]' WHERE seq = 1""")
+    db.commit()
+    db.close()
+    with Store(path, create=False, readonly=True) as store, pytest.raises(StorageError) as exc:
+        build_report(["e0", "e1"], store.games())
+    assert "seats 'evil', 'e1': not all entrants" in str(exc.value) and "\n" not in str(exc.value)
