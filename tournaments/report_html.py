@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from protocol.faults import FaultKind
 from referee.engine import Game
@@ -100,7 +101,7 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     listed = sorted({r.key: r for r in (*first, *chosen)}.values(), key=lambda r: r.seq)
     games = [{"key": r.key, "seq": r.seq, "bots": list(r.seating), "places": list(r.places),
               "decisions": r.decisions, "faults": [f"seat {f.seat} {f.kind}" for f in r.faults],
-              "href": f"{folder}/{page_name(r.key)}" if r.key in linked else None} for r in listed]
+              "href": f"{quote(folder)}/{quote(page_name(r.key))}" if r.key in linked else None} for r in listed]
     bars, axis = _bars(report)
     return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
@@ -121,7 +122,7 @@ def write_report(store: Store, registry: Registry, out: Path, *, replays: int = 
         folder.mkdir(exist_ok=True)
     for row in page.replays:
         record = record_from_dict(store.record(row.key, registry.game))
-        write_page(replay_html(record, registry.game, back=f"../{out.name}"), folder / page_name(row.key))
+        write_page(replay_html(record, registry.game, back=f"../{quote(out.name)}"), folder / page_name(row.key))
     write_page(render(page), out)
     return page
 
