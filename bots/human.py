@@ -28,17 +28,14 @@ from typing import Any, TextIO, TypeGuard
 
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
-from protocol.cards import Card
+from protocol.cards import KAZAKI_SUITS, STANDARD_SUITS, SUIT_NAMES, SUIT_SYMBOLS, Card
 from protocol.errors import BotCrashed, ParseError
 
 __all__ = ["HumanBot", "SUITS", "Style", "describe", "explain", "render", "shown_card"]
 
-#: suit letter → (symbol, name, red?) for the standard deck and the four kinds of the Cossacks-Robbers deck
+#: suit letter → (symbol, name, red?) for the standard deck and the four kinds of the Cossacks-Robbers deck (C-3)
 SUITS: dict[str, tuple[str, str, bool]] = {
-    "C": ("♣", "clubs", False), "D": ("♦", "diamonds", True), "H": ("♥", "hearts", True), "S": ("♠", "spades", False),
-    "K": ("🐱", "kittens", False), "R": ("🐓", "roosters", True), "T": ("🐢", "turtles", False),
-    "F": ("🐟", "fish", True),
-}
+    letter: (SUIT_SYMBOLS[letter], SUIT_NAMES[letter], letter in "DHRF") for letter in STANDARD_SUITS + KAZAKI_SUITS}
 
 #: what each action kind means, by kind, and by (kind, phase) where a phase gives it another sense
 KIND_HELP: dict[str | tuple[str, str], str] = {
@@ -94,7 +91,7 @@ class Style:
     @classmethod
     def for_stream(cls, stream: TextIO) -> Style:
         try:
-            "♣🐢".encode(getattr(stream, "encoding", None) or "ascii")
+            "".join(SUIT_SYMBOLS.values()).encode(getattr(stream, "encoding", None) or "ascii")
             symbols = True
         except (UnicodeEncodeError, LookupError):
             symbols = False
@@ -107,7 +104,7 @@ class Style:
         return f"\x1b[31m{text}\x1b[0m" if self.colour and red else text
 
     def card(self, text: str) -> str:
-        """A card as shown: ``7♣``, ``10♥``, ``7🐢`` (``7C`` … without symbols)."""
+        """A card as shown: ``7♣``, ``10♥``, ``7■`` (``7C`` … without symbols)."""
         try:
             card = Card.parse(text)
         except ParseError:

@@ -15,11 +15,17 @@ from functools import cached_property
 
 from .errors import ParseError
 
-__all__ = ["Card", "Deck", "KAZAKI_SUITS", "STANDARD_SUITS", "rank_text", "parse_cards"]
+__all__ = ["Card", "Deck", "KAZAKI_SUITS", "STANDARD_SUITS", "SUIT_NAMES", "SUIT_SYMBOLS", "rank_text", "parse_cards"]
 
 #: Suit letters in canonical order (C-4).
 STANDARD_SUITS = "CDHS"
 KAZAKI_SUITS = "KRTF"
+#: How a suit is drawn and named for people (C-3): the standard suits' symbols, and the emblems of the four kinds of
+#: the Cossacks-Robbers deck (kittens a circle, roosters a triangle, turtles a square, fish a cross).
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660",
+                "K": "\u25cf", "R": "\u25b2", "T": "\u25a0", "F": "\u271a"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades",
+              "K": "kittens", "R": "roosters", "T": "turtles", "F": "fish"}
 
 _FACE = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _PARSED: dict[str, Card] = {}  # only valid texts get in: at most the 92 cards

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from protocol.cards import SUIT_NAMES, SUIT_SYMBOLS
+
 from ..engine import Game, State
 from ..match import GameRecord
 from ..record import replay
@@ -69,6 +71,7 @@ def replay_data(record: GameRecord, find_game: Callable[[str], Game]) -> dict[st
                    "aborted": result.aborted},
         "stderr": {str(seat): text[-STDERR_SHOWN:] for seat, text in sorted(record.stderr.items()) if text},
         "steps": steps,
+        "suits": {letter: [SUIT_SYMBOLS[letter], SUIT_NAMES[letter]] for letter in SUIT_SYMBOLS},  # C-3
     }
 
 

@@ -2,12 +2,10 @@
 (function () {
   const D = JSON.parse(document.getElementById("replay-data").textContent);
   const LAST = D.steps.length - 1;
-  const SUITS = {
-    C: ["\u2663", "black", "clubs"], D: ["\u2666", "red", "diamonds"], H: ["\u2665", "red", "hearts"],
-    S: ["\u2660", "black", "spades"],
-    K: ["\u25CF", "kitten", "kittens"], R: ["\u25B2", "rooster", "roosters"], T: ["\u25A0", "turtle", "turtles"],
-    F: ["\u271A", "fish", "fish"],
-  };
+  // suit letter → [symbol, colour class, name]: symbols and names from the page's data (protocol.cards, C-3)
+  const COLOUR = { C: "black", D: "red", H: "red", S: "black", K: "kitten", R: "rooster", T: "turtle", F: "fish" };
+  const SUITS = {};
+  for (const [letter, [symbol, name]] of Object.entries(D.suits)) SUITS[letter] = [symbol, COLOUR[letter], name];
   const CARD = /^(?:(10|[2-9JQKA])([CDHS])|([0-9])([KRTF]))$/;
   const CARD_IN_TEXT = /\b(?:10|[2-9JQKA])[CDHS]\b|\b[0-9][KRTF]\b/g;
   const $ = (id) => document.getElementById(id);
