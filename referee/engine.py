@@ -21,7 +21,12 @@ from protocol.actions import Action
 
 from .errors import ConfigError, IllegalActionError
 
-__all__ = ["Game", "State", "Option", "Result", "places_from_order"]
+__all__ = ["Game", "State", "Option", "Result", "Worlds", "places_from_order"]
+
+#: What a seat has been shown: its observations in wire form (C-8), oldest first, as the referee sent them. The first
+#: is from the start of the game (``since=0``) and each one's ``events`` continue the previous one's (each was taken
+#: with ``since`` = the log size at the one before); the last is the position now.
+View = Sequence[Mapping[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +171,24 @@ class Game(ABC):
         """A seat's score (C-10 ``scores``) for a result table: by default as it is, JSON when structured."""
         return json.dumps(score) if isinstance(score, dict | list) else str(score)
 
+    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
+        """The full states consistent with everything ``seat`` has been shown (``view``), ready to be sampled.
+
+        A world (:meth:`Worlds.sample`) gives ``seat`` exactly the observation it had: its own cards exact, every
+        public card and action exact, and the cards it cannot see (the other hands, a stock, private gives and
+        swaps between others) dealt at random among the deals that fit everything it saw and what the rules let it
+        infer. It is built from the view alone (never from the real state, which it is not given), so a bot may
+        search it: this is the model of the ``ismcts`` bot (docs/ENGINE.md, "Sampling worlds"). The view is read
+        once here; :class:`~.errors.RecordError` if it does not fit the game (events that do not replay).
+
+        A game that cannot sample worlds raises NotImplementedError (every built-in game can)."""
+        raise NotImplementedError(f"game {self.id!r} cannot sample worlds from a seat's view")
+
+    def sample_world(self, seats: int, seat: int, view: View, rng: random.Random,
+                     options: Mapping[str, object] | None = None) -> State:
+        """One world of :meth:`worlds`, drawn with ``rng``: the same ``rng`` state gives the same world."""
+        return self.worlds(seats, seat, view, options).sample(rng)
+
     def narrate(self, event: Mapping[str, Any]) -> str:
         """One event (wire form) in plain words, for ``--verbose``."""
         return " ".join(f"{k}={v}" for k, v in event.items())
@@ -179,6 +202,15 @@ class Game(ABC):
             "teams": self.teams(self.max_seats) is not None,
             "options": [o.describe() for o in self.options],
         }
+
+
+class Worlds(ABC):
+    """The worlds consistent with one seat's view (:meth:`Game.worlds`): the view read once, sampled many times."""
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> State:
+        """A fresh full state consistent with the view, its hidden cards drawn with ``rng`` (reproducible: the same
+        ``rng`` state gives the same world). Its chance stream is seeded from ``rng`` too, never the real seed."""
 
 
 class State(ABC):

@@ -38,7 +38,7 @@ from .errors import IllegalActionError
 
 __all__ = ["CheckFailed", "SimReport", "check_game", "steps", "check_conservation", "check_counts", "check_legal",
            "check_places", "check_random_game", "check_replay", "check_resample", "hidden_places", "moved",
-           "leak_walk", "check_visibility", "strings"]
+           "leak_walk", "check_visibility", "strings", "SamplingReport", "views", "check_world", "check_sampling"]
 
 Record = list[tuple[int, str]]  # (seat, action text) per decision
 Wire = dict[str, Any]  # an event or an observation
@@ -294,6 +294,147 @@ def strings(value: Any) -> Iterator[str]:
 
 
 # ------------------------------------------------------------------------------------------- check_game
+
+
+# ------------------------------------------------------------------------------------------- sampling worlds
+
+
+@dataclass
+class SamplingReport:
+    """What :func:`check_sampling` checked: the (decision point, seat) pairs sampled, the worlds drawn, the pairs at
+    which the worlds differed in some hidden card, and how often a card's real place was among the places its
+    samples put it (``truth_seen`` of ``truth_checked``: the real world must be one of the worlds that fit)."""
+
+    game: str
+    seats: int
+    points: int = 0
+    worlds: int = 0
+    differing: int = 0
+    truth_checked: int = 0
+    truth_seen: int = 0
+
+    @property
+    def truth_rate(self) -> float:
+        return self.truth_seen / self.truth_checked if self.truth_checked else 1.0
+
+
+def views(state: State, seed: int, max_steps: int, every: int = 1) -> Iterator[tuple[int, list[list[Wire]]]]:
+    """Play ``state`` as :func:`steps` does and keep each seat's view as the runner builds it (RULES.md C-8;
+    :data:`referee.engine.View`): the observation at each of its decisions, with the events since its previous one (a
+    lone ``pass`` is applied without asking, C-6, so it shows nothing). Before every ``every``-th decision, and at the
+    end, yield (decision number, one view per seat, each ending with what the seat would be shown now)."""
+    n = state.seats
+    shown: list[list[Wire]] = [[] for _ in range(n)]
+    cursors = [0] * n
+
+    def now() -> list[list[Wire]]:
+        return [shown[s] + [state.observe(s, cursors[s])] for s in range(n)]
+
+    decision = 0
+    for seat, _ in steps(state, seed, max_steps):
+        if decision % every == 0:
+            yield decision, now()
+        legal = state.legal_actions()
+        if not (len(legal) == 1 and legal[0].kind == "pass"):
+            shown[seat].append(state.observe(seat, cursors[seat]))
+            cursors[seat] = state.log_size
+        decision += 1
+    yield decision, now()
+
+
+def check_world(state: Any, world: Any, seat: int, conservation: Callable[[Any], object] | None) -> None:
+    """One sampled ``world`` of ``seat``'s view of ``state``: it shows ``seat`` exactly its observation of the whole
+    game, the same seat is to act (with the same legal actions when it is ``seat``), and its cards are conserved,
+    ``seat``'s hand and every place's count as in ``state``."""
+    if world is state:
+        raise CheckFailed("the sampled world is the real state itself")
+    if world.observe(seat, 0) != state.observe(seat, 0):
+        raise CheckFailed(f"seat {seat}: a sampled world shows it another observation than it had")
+    _check_same_decision(state, world, seat)
+    if conservation is not None:
+        conservation(world)
+        if world.card_locations() != state.card_locations():
+            raise CheckFailed(f"a sampled world has other counts: {world.card_locations()} != "
+                              f"{state.card_locations()}")
+        if sorted(world.card_places()[f"hand{seat}"]) != sorted(state.card_places()[f"hand{seat}"]):
+            raise CheckFailed(f"a sampled world changed the hand of seat {seat}")
+
+
+def _placed(state: Any) -> dict[int, str]:
+    return {c: where for where, cards in state.card_places().items() for c in cards}
+
+
+def check_sampling(game: Game, seats: int, *, games: int = 2, seed: int = 0,
+                   options: Mapping[str, object] | None = None, samples: int = 12, every: int = 5,
+                   max_steps: int = 100_000) -> SamplingReport:
+    """The contract of :meth:`Game.worlds` (docs/ENGINE.md, "Sampling worlds") over ``games`` random games: before
+    every ``every``-th decision and at the end, for every seat, ``samples`` worlds are drawn from the seat's view
+    (:func:`views`) and each passes :func:`check_world`; one of them is played on to its end by random legal
+    actions (a world is a real position: conservation and legal actions at every step); the same ``rng`` state
+    gives the same world; at the first decision, the worlds of every seat differ (nothing but its own hand and the
+    public cards is known yet). Game k has seed ``seed + k`` and dealer ``(seed + k) % seats``.
+
+    Where the state has ``card_places()``, the report also counts how the worlds spread the hidden cards: the
+    (point, seat) pairs where they differ, and, for every card some world puts elsewhere than it really is, whether
+    some world puts it where it really is (the real world fits the view, so a sampler that never produces it, or
+    excludes a place the seat cannot exclude, shows as a low :attr:`SamplingReport.truth_rate`). The caller asserts
+    on the report. :class:`CheckFailed` names the game, seats, seed and decision of a failed check."""
+    report = SamplingReport(game.id, seats)
+    for k in range(games):
+        s = seed + k
+        state = game.new_state(seats, s, options, dealer=s % seats)
+        has_places = _has_places(state)
+        conservation = _conservation(state) if has_places else None
+        rng = random.Random(s ^ 0x5A3D)
+        at = 0
+        try:
+            for point, seen in views(state, s, max_steps, every):
+                at = point
+                for seat in range(seats):
+                    _check_seat_worlds(game, state, seat, seen[seat], options, samples, rng, conservation, report,
+                                       start=point == 0)
+        except CheckFailed as exc:
+            raise CheckFailed(f"{game.id}, {seats} seats, seed {s}, dealer {s % seats}, decision {at}: {exc}") \
+                from exc
+    return report
+
+
+def _check_seat_worlds(game: Game, state: Any, seat: int, view: list[Wire], options: Mapping[str, object] | None,
+                       samples: int, rng: random.Random, conservation: Callable[[Any], object] | None,
+                       report: SamplingReport, *, start: bool) -> None:
+    worlds = game.worlds(state.seats, seat, view, options)
+    drawn = []
+    for _ in range(samples):
+        world = worlds.sample(rng)
+        check_world(state, world, seat, conservation)
+        drawn.append(world)
+    report.points += 1
+    report.worlds += samples
+    again = random.Random(7)
+    first: Any = worlds.sample(again)
+    second: Any = worlds.sample(random.Random(7))
+    if conservation is not None and (first.card_places() != second.card_places()
+                                     or first.observe(seat, 0) != second.observe(seat, 0)):
+        raise CheckFailed(f"seat {seat}: the same rng state gave two different worlds")
+    if conservation is not None:
+        real = _placed(state)
+        placements = [_placed(w) for w in drawn]
+        if any(p != placements[0] for p in placements):
+            report.differing += 1
+        elif start:
+            raise CheckFailed(f"seat {seat}: at the start, {samples} worlds deal the hidden cards all alike")
+        for card, where in real.items():
+            places = {p[card] for p in placements}
+            if places != {where}:
+                report.truth_checked += 1
+                report.truth_seen += where in places
+    if not state.is_terminal:
+        play_on = drawn[0]
+        for _ in steps(play_on, rng.randrange(2**32), 100_000):
+            if conservation is not None:
+                conservation(play_on)
+            check_legal(play_on)
+        check_places(play_on)
 
 
 def check_game(game: Game, *, seats: int | Iterable[int] | None = None, games: int = 20, seed: int = 0,
