@@ -43,7 +43,7 @@ class PeekingDurak(Durak):
         self.bug = bug
         self.real: Any = None
 
-    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> State:
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
         self.real = super()._new_state(seats, seed, options, dealer)
         return self.real
 
