@@ -12,6 +12,7 @@ the family's own tests of its sampler.
 from __future__ import annotations
 
 import pytest
+from test_testing import _nim
 
 from referee.plugins import load_registry
 from referee.testing import check_sampling
@@ -30,3 +31,10 @@ def test_worlds_fit_the_view_and_spread_the_hidden_cards(game_id: str, seats: in
     assert report.truth_checked > 0
     # the real world fits the view: twelve draws put a hidden card where it really is, in most pairs
     assert report.truth_rate >= 0.75, report
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_example_plugin_game_has_one_world_its_replay(seats: int) -> None:
+    """nim21 (docs/PLUGINS.md) hides nothing: every world is the game as played, and the check passes on it."""
+    report = check_sampling(_nim().Nim(), seats, games=3, seed=1, samples=3, every=1)
+    assert report.points > 3 * seats * 5 and report.differing == 0
