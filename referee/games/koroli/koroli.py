@@ -18,7 +18,7 @@ from typing import Any
 
 from protocol.actions import Action
 
-from ...engine import Game, Option, Result
+from ...engine import Game, Option, Result, View, Worlds
 from ..cards import DECK36, bits, tables
 from .base import KingsState, narrate_trick
 
@@ -58,6 +58,11 @@ class Koroli(Game):
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
+
+    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
+        """The worlds of ``seat``'s view, replayed from the deal in play (:mod:`.worlds`, docs/ENGINE.md)."""
+        from .worlds import KoroliWorlds  # the sampler builds on this module
+        return KoroliWorlds(self, seats, seat, view, options)
 
 
 class KoroliState(KingsState):

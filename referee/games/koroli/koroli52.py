@@ -17,7 +17,7 @@ from typing import Any
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ...engine import Game, Result
+from ...engine import Game, Result, View, Worlds
 from ..cards import bits, remap, tables
 from .base import KingsState, narrate_trick
 
@@ -69,6 +69,11 @@ class Koroli52(Game):
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
+
+    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
+        """The worlds of ``seat``'s view, replayed from the deal in play (:mod:`.worlds`, docs/ENGINE.md)."""
+        from .worlds import Koroli52Worlds  # the sampler builds on this module
+        return Koroli52Worlds(self, seats, seat, view, options)
 
 
 class Koroli52State(KingsState):
