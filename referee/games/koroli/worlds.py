@@ -206,6 +206,10 @@ class _Base(Worlds):
                 raise RecordError(f"{game.id}: the view shows no deal")
             self._build_prefix()
             self._knowledge()
+        except RecordError as exc:
+            if str(exc).startswith(game.id + ":"):
+                raise
+            raise RecordError(f"{game.id}: {exc}") from exc
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise RecordError(f"{game.id}: the view does not fit the game: {type(exc).__name__} {exc}") from exc
 
