@@ -12,7 +12,7 @@ from typing import Any
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ...engine import Game, Option, Result
+from ...engine import Game, Option, Result, View, Worlds
 from ..cards import bits
 from ..tricks import CardRules
 from .base import OVER, PLAY, POINTS_BY_RANK, KozelTrickState, narrate_common
@@ -51,6 +51,13 @@ class Kozel(Game):
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate_common(event) or super().narrate(event)
+
+    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
+        """The deals that fit ``seat``'s view (KO-15), by :mod:`.worlds`."""
+        from .worlds import kozel_worlds  # it replays KozelState, defined below
+
+        self.check_seats(seats)
+        return kozel_worlds(self, seats, seat, view, self.configure(options))
 
 
 class KozelState(KozelTrickState):

@@ -16,7 +16,7 @@ from typing import Any
 
 from protocol.actions import Action
 
-from ...engine import Game, Result
+from ...engine import Game, Result, View, Worlds
 from .base import DECK36, OVER, PLAY, REDEAL, KozelTrickState, narrate_common
 
 __all__ = ["TeamGame", "TeamState", "TEAMS", "TEAM_NAMES", "MAX_DEALS", "team_dict", "teams_field", "narrate_team"]
@@ -55,6 +55,13 @@ class TeamGame(Game):
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate_common(event) or narrate_team(event) or super().narrate(event)
+
+    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
+        """The deals that fit ``seat``'s view (KH-17, KN-18), by :mod:`.worlds`."""
+        from .worlds import team_worlds  # it replays the states of .hvaleny and .nn, built on this module
+
+        self.check_seats(seats)
+        return team_worlds(self, seats, seat, view, self.configure(options))
 
 
 # ----------------------------------------------------------------------------------------- team state

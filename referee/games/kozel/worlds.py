@@ -1,0 +1,545 @@
+"""Sampling worlds from a seat's view for the Kozel games (``Game.worlds``, docs/ENGINE.md "Sampling worlds").
+
+A world is built by replaying the seat's history through the engine itself, on a deal chosen to fit it: a hand-made
+deck order for every shuffle so far (``deck_orders``), a seed drawn from the caller's ``rng`` for any later shuffle,
+the dealer of the view's first ``deal`` event, then the actions the events show, in order, with the hidden ones (the
+other seats' private ``pass`` of a redeal offer, KH-8, KN-15) put back where the rules need them. A world so built
+obeys every rule by construction; the sampler's job is to choose deals for which the replay is legal.
+
+What a seat knows and infers, per shuffle (a deal or a redeal):
+
+- ``kozel`` (KO-6, KO-10, KO-15): its own four cards and its draws, the face-up trump card (and who draws it), every
+  card played with its player and trick. Nobody has to follow suit (KO-8), so a play shows only that the card was in
+  the player's hand then: dealt to him, or drawn by him before that trick. The order's positions are slots (the
+  first 4n cards the hands, the next the trump card, the rest the stock, drawn in order in the public draw order);
+  the played cards of each other player are matched to his slots available by then (in time order, which always
+  succeeds when the view is possible), and the cards nobody has shown are dealt uniformly over the remaining slots
+  (the other hands now and the stock). Which of his slots a played card came from changes nothing now, so the worlds
+  are uniform among the deals that fit.
+- ``kozel-hvaleny`` and ``kozel-nn`` (9 cards each, no stock): the cards each player played were his; a player who
+  did not follow the led effective suit holds none of it (KH-10, KN-10); a leader who led a trump while holding a
+  non-trump is impossible, so he holds only trumps (KN-9); a void player who discarded an ace of a suit not led yet
+  held only such aces (KH-11); the first leader of deal 1 holds ``AD`` until he leads it (KN-8); an eligible team
+  holds none of ``QC`` ``QS`` ``QH`` and a team not eligible holds one (KN-15); a seat that demanded a redeal had at
+  most 13 points (KH-8). Each card the seat has not seen gets the set of seats that may hold it; the deal is drawn
+  exactly uniformly among the assignments that respect those sets and the hand sizes (the assignments counted by
+  groups of cards with the same set), and the team-wide conditions (a team holds a queen; some seat may be making
+  the open offer) by bounded rejection on top, which keeps it uniform.
+- Shuffles that are over (deals played out or redealt) are dealt once per :class:`Worlds`, at random among those that
+  fit: they cannot change the present, only make the replay legal.
+
+Where the view cannot tell, the sampler chooses: while a redeal offer is open, the other seats do not see who is
+being asked (KH: not even that an offer is open; KN: the queue is public, its passes private); the world asks a
+seat drawn at random among those that can be asked (in KN the seat itself when it has not answered yet, since a bot
+is asked only at its own decisions). Boasting (``kozel-nn`` with ``boasting``) is not sampled yet: NotImplementedError.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from math import comb
+from typing import Any
+
+from protocol.actions import Action
+
+from ...engine import Game, State, View, Worlds
+from ...errors import IllegalActionError, RecordError
+from ..cards import DECK36, bits, tables
+from .base import REDEAL
+from .hvaleny import FORBIDDEN_ACES, KH_RULES, HvalenyState
+from .kozel import HAND, KOZEL_DECK, REMOVED_3P, KozelState
+from .nn import KN_QUEENS, KN_RULES, NNState
+from .team import ACE_D, DEMAND_REDEAL, PASS
+
+__all__ = ["kozel_worlds", "team_worlds"]
+
+REJECTIONS = 400  # bounded retries of a team-wide condition (a queen in a team, a seat that may be asked)
+TRIES = 40  # bounded retries of a whole world whose replay fails (never expected: a bug would show here)
+
+
+def _view_events(view: View, game: Game, seats: int, seat: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The view's events in order and its last observation; RecordError when the view is not this game's."""
+    if not view:
+        raise RecordError(f"{game.id}: an empty view (it holds at least the observation at the start)")
+    events: list[dict[str, Any]] = []
+    for obs in view:
+        if not isinstance(obs, Mapping) or not isinstance(obs.get("events"), list):
+            raise RecordError(f"{game.id}: a view's observations are objects with a list of events")
+        if obs.get("game") != game.id or obs.get("seat") != seat or obs.get("seats") != seats:
+            raise RecordError(f"{game.id}: the view is not seat {seat}'s of a {seats}-seat {game.id} game")
+        events.extend(obs["events"])
+    if not events or events[0].get("type") != "deal":
+        raise RecordError(f"{game.id}: the view does not start with the first deal")
+    return events, dict(view[-1])
+
+
+def _card(index: Mapping[str, int], text: Any, game: Game) -> int:
+    try:
+        return index[text]
+    except (KeyError, TypeError):
+        raise RecordError(f"{game.id}: {text!r} is not a card of the game") from None
+
+
+class _Replay(Worlds):
+    """What the three samplers share: the replay of the visible actions on a state made from chosen deck orders,
+    the hidden redeal passes put back, and a check, once, that the view replays to exactly what the seat saw."""
+
+    game: Game
+    seats: int
+    seat: int
+    options: Mapping[str, Any]
+    dealer: int
+    actions: list[tuple[int, Action]]  # (seat, action) as the events show them, in order
+
+    def _finish_init(self, expected: dict[str, Any]) -> None:
+        world = self.sample(random.Random(0x5EA7))
+        if world.observe(self.seat, 0) != expected:
+            raise RecordError(f"{self.game.id}: the view does not replay: no deal fits what seat {self.seat} saw")
+
+    def _state(self, seed: int, orders: list[list[int]]) -> Any:
+        raise NotImplementedError
+
+    def _orders(self, rng: random.Random) -> tuple[list[list[int]], int | None]:
+        """The deck orders of one world and the seat being asked at an open offer (None: no hidden offer)."""
+        raise NotImplementedError
+
+    def sample(self, rng: random.Random) -> State:
+        for _ in range(TRIES):
+            orders, asked = self._orders(rng)
+            state = self._state(rng.getrandbits(64), orders)
+            if self._replay(state, asked):
+                return state
+        raise RecordError(f"{self.game.id}: no sampled deal replays seat {self.seat}'s view")
+
+    def _replay(self, state: Any, asked: int | None) -> bool:
+        me = self.seat
+        actions = self.actions
+        try:
+            for who, action in actions:
+                while state.phase == REDEAL and state.to_act != me and not (action is DEMAND_REDEAL
+                                                                            and state.to_act == who):
+                    state.apply(PASS)  # KH-8, KN-15: a private pass the seat does not see
+                if state.to_act != who:
+                    return False
+                state.apply(action)
+            while state.phase == REDEAL and state.to_act != me and state.to_act != asked:
+                state.apply(PASS)
+        except IllegalActionError:
+            return False
+        return asked is None or state.to_act == asked
+
+
+# ---------------------------------------------------------------------------------------------------- kozel
+
+
+class _KozelWorlds(_Replay):
+    """``kozel``: slots of the deck order per deal, the played cards matched to their players' slots (module
+    docstring). Uniform among the deals that fit."""
+
+    def __init__(self, game: Game, seats: int, seat: int, view: View, options: Mapping[str, Any]) -> None:
+        self.game, self.seats, self.seat, self.options = game, seats, seat, options
+        events, last = _view_events(view, game, seats, seat)
+        texts = KOZEL_DECK.texts
+        index = {t: i for i, t in enumerate(texts)}
+        removed = {index[t] for t in REMOVED_3P} if seats == 3 else set()
+        deck = [i for i in range(len(texts)) if i not in removed]
+        size = len(deck)
+        play = tables(KOZEL_DECK, ("play",)).by_card["play"]
+        n = seats
+        self.actions = []
+        self.fixed: list[list[int]] = []  # per deal: the order, -1 where a card is still to be dealt
+        self.free: list[int] = []  # positions of the last deal to deal at random
+        self.unknown: list[int] = []  # the cards to deal there
+        deals: list[dict[str, Any]] = []
+        cur: dict[str, Any] = {}
+        for ev in events:
+            kind = ev.get("type")
+            if kind == "deal":
+                cur = {"dealer": ev.get("dealer"), "order": [-1] * size, "draws": 0, "tricks": 0,
+                       "slots": {s: [] for s in range(n)}, "played": {s: [] for s in range(n)}}
+                if not isinstance(cur["dealer"], int) or not 0 <= cur["dealer"] < n:
+                    raise RecordError(f"kozel: a deal event names no dealer: {ev}")
+                deals.append(cur)
+                d = cur["dealer"]
+                for k in range(HAND * n):
+                    cur["slots"][(d + 1 + k) % n].append((k, 0))
+            elif not deals:
+                raise RecordError("kozel: an event before the first deal")
+            elif kind == "hand":
+                cards = [_card(index, c, game) for c in ev.get("cards", ())]
+                mine = [k for k, _ in cur["slots"][seat]]
+                if ev.get("seat") != seat or len(cards) != len(mine):
+                    raise RecordError(f"kozel: a hand event that is not seat {seat}'s four cards: {ev}")
+                for k, c in zip(mine, cards, strict=True):
+                    cur["order"][k] = c
+                cur["slots"][seat] = []
+            elif kind == "trump":
+                cur["order"][HAND * n] = _card(index, ev.get("card"), game)  # KO-6: face up, drawn last
+            elif kind == "draw":
+                who = ev.get("seat")
+                if not isinstance(who, int) or not 0 <= who < n:
+                    raise RecordError(f"kozel: a draw by no seat: {ev}")
+                if cur["draws"] >= size - HAND * n:
+                    raise RecordError("kozel: more draws than the stock holds")
+                # KO-6, KO-10: the stock is drawn in the order dealt, the face-up trump card (next after the hands)
+                # last
+                pos = HAND * n + (1 + cur["draws"]) % (size - HAND * n)
+                cur["draws"] += 1
+                if ev.get("cards"):
+                    shown = _card(index, ev["cards"][0], game)
+                    if pos == HAND * n and cur["order"][pos] != shown:
+                        raise RecordError("kozel: the last draw is not the face-up trump card")
+                    cur["order"][pos] = shown
+                elif who == seat:
+                    raise RecordError(f"kozel: seat {seat}'s own draw shows no card")
+                else:
+                    cur["slots"][who].append((pos, cur["tricks"]))
+            elif kind == "play":
+                who = ev.get("seat")
+                c = _card(index, ev.get("card"), game)
+                if not isinstance(who, int) or not 0 <= who < n:
+                    raise RecordError(f"kozel: a play by no seat: {ev}")
+                cur["played"][who].append((cur["tricks"], c))
+                self.actions.append((who, play[c]))
+            elif kind == "trick":
+                cur["tricks"] += 1
+        shown_cards: set[int] = set()
+        for k, deal in enumerate(deals):
+            order = deal["order"]
+            known = {c for c in order if c >= 0}
+            for who in range(n):
+                if who == seat:
+                    continue
+                free = sorted(deal["slots"][who], key=lambda slot: slot[1])
+                for time, c in sorted(deal["played"][who]):
+                    if c in known:  # the trump card he drew (KO-15), already in its place
+                        continue
+                    fits = [slot for slot in free if slot[1] <= time]
+                    if not fits:
+                        raise RecordError(f"kozel: seat {who} plays {texts[c]} in deal {k + 1}, which he cannot "
+                                          f"hold then")
+                    free.remove(fits[0])
+                    order[fits[0][0]] = c
+                    known.add(c)
+            if k == len(deals) - 1:
+                shown_cards = {c for c in order if c >= 0}
+                self.free = [p for p, c in enumerate(order) if c < 0]
+                self.unknown = [c for c in deck if c not in shown_cards]
+                if len(self.free) != len(self.unknown) or len(shown_cards) != size - len(self.free):
+                    raise RecordError(f"kozel: the view shows a card twice or one that is not in the deck "
+                                      f"(deal {k + 1})")
+            elif sorted(order) != deck:
+                raise RecordError(f"kozel: deal {k + 1} is over but its cards do not add up")
+            self.fixed.append(order)
+        self.dealer = deals[0]["dealer"]
+        self._finish_init(dict(last, events=events))
+
+    def _orders(self, rng: random.Random) -> tuple[list[list[int]], int | None]:
+        cards = self.unknown[:]
+        rng.shuffle(cards)
+        last = self.fixed[-1][:]
+        for p, c in zip(self.free, cards, strict=True):
+            last[p] = c
+        return [*self.fixed[:-1], last], None
+
+    def _state(self, seed: int, orders: list[list[int]]) -> Any:
+        return KozelState(self.game, self.seats, seed, dict(self.options), self.dealer,  # type: ignore[arg-type]
+                          deck_orders=orders)
+
+
+def kozel_worlds(game: Game, seats: int, seat: int, view: View, options: Mapping[str, Any]) -> Worlds:
+    """The worlds of seat ``seat`` of a ``kozel`` game (module docstring); RecordError if the view does not fit."""
+    return _KozelWorlds(game, seats, seat, view, options)
+
+
+# ----------------------------------------------------------------------------------------------- team games
+
+
+class _Shuffle:
+    """One shuffle of a team game: a deal or a redeal, 9 cards each from the dealer's left (KH-7, KN-7)."""
+
+    def __init__(self, dealer: int, number: int) -> None:
+        self.dealer = dealer
+        self.number = number  # the deal number (1 for the first deal and its redeals)
+        self.mine: list[int] = []
+        self.played: list[list[int]] = [[], [], [], []]
+        self.allowed = [(1 << 36) - 1] * 4  # the cards each seat may hold now (voids, KN-9, KH-11, KN-15)
+        self.demand: int | None = None  # the seat that demanded a redeal of it
+        self.started = False  # play started (first_lead)
+        self.first_leader: int | None = None
+        self.eligible: tuple[int, ...] | None = None  # KN-15: None until announced (or play starts)
+        self.passed = False  # the seat itself passed its offer
+        self.ad_holder: int | None = None  # KN-8: deal 1's first leader holds AD until he leads it
+
+
+@cache
+def _splits(n: int, caps: tuple[int, ...], allowed: int) -> tuple[tuple[int, ...], ...]:
+    """The ways to split n cards over len(caps) seats, none to a seat outside ``allowed`` (a bitmask)."""
+    out: list[tuple[int, ...]] = []
+
+    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
+        if i == len(caps):
+            if left == 0:
+                out.append(acc)
+            return
+        top = min(left, caps[i]) if allowed >> i & 1 else 0
+        for a in range(top + 1):
+            rec(i + 1, left - a, (*acc, a))
+
+    rec(0, n, ())
+    return tuple(out)
+
+
+def _multinomial(n: int, parts: Sequence[int]) -> int:
+    out, left = 1, n
+    for a in parts:
+        out *= comb(left, a)
+        left -= a
+    return out
+
+
+class _Dealer:
+    """Deal ``cards`` to ``seats`` (the hidden hands), ``caps[i]`` each, each card only to the seats its mask
+    allows: exactly uniform among those deals. The cards are grouped by mask; the deals are counted group by group
+    (memoised on the capacities left), and a deal is drawn group by group in proportion to its completions."""
+
+    def __init__(self, cards: Sequence[int], masks: Mapping[int, int], caps: Sequence[int]) -> None:
+        groups: dict[int, list[int]] = {}
+        for c in cards:
+            groups.setdefault(masks[c], []).append(c)
+        self.groups = sorted(groups.items())
+        self.caps = tuple(caps)
+        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.choices: dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]] = {}
+        if sum(caps) != len(cards) or self.count(0, self.caps) == 0:
+            raise RecordError("no deal of the hidden cards fits the view")
+
+    def count(self, g: int, caps: tuple[int, ...]) -> int:
+        if g == len(self.groups):
+            return 1 if not any(caps) else 0
+        key = (g, caps)
+        if key not in self.memo:
+            mask, cards = self.groups[g]
+            total = 0
+            options = []
+            for split in _splits(len(cards), caps, mask):
+                rest = tuple(c - a for c, a in zip(caps, split, strict=True))
+                ways = _multinomial(len(cards), split) * self.count(g + 1, rest)
+                if ways:
+                    total += ways
+                    options.append((total, split))
+            self.memo[key] = total
+            self.choices[key] = options
+        return self.memo[key]
+
+    def deal(self, rng: random.Random) -> list[list[int]]:
+        hands: list[list[int]] = [[] for _ in self.caps]
+        caps = self.caps
+        for g, (_, cards) in enumerate(self.groups):
+            total = self.count(g, caps)
+            pick = rng.randrange(total)
+            split = next(s for upto, s in self.choices[g, caps] if pick < upto)
+            order = cards[:]
+            rng.shuffle(order)
+            k = 0
+            for i, a in enumerate(split):
+                hands[i].extend(order[k:k + a])
+                k += a
+            caps = tuple(c - a for c, a in zip(caps, split, strict=True))
+        return hands
+
+
+class _TeamWorlds(_Replay):
+    """``kozel-hvaleny`` and ``kozel-nn`` without boasting: per shuffle, a uniform deal of the unseen cards among
+    the seats each may hold (module docstring)."""
+
+    def __init__(self, game: Game, seats: int, seat: int, view: View, options: Mapping[str, Any]) -> None:
+        self.game, self.seats, self.seat, self.options = game, seats, seat, options
+        self.nn = game.id == "kozel-nn"
+        rules = KN_RULES if self.nn else KH_RULES
+        self.rules = rules
+        events, last = _view_events(view, game, seats, seat)
+        index = {t: i for i, t in enumerate(DECK36.texts)}
+        play = tables(DECK36, ("play",)).by_card["play"]
+        eff = rules.eff
+        shuffles: list[_Shuffle] = []
+        cur: _Shuffle | None = None
+        trick: list[tuple[int, int]] = []
+        led = 0  # KH-11: the effective suits led this deal
+        self.actions = []
+        for ev in events:
+            kind = ev.get("type")
+            who = ev.get("seat")
+            if kind == "deal":
+                if ev.get("boaster") is not None:
+                    raise NotImplementedError("kozel-nn: worlds with boasting (KN-20) are not sampled yet")
+                dealer, number = ev.get("dealer"), ev.get("deal")
+                if not isinstance(dealer, int) or not 0 <= dealer < 4 or not isinstance(number, int):
+                    raise RecordError(f"{game.id}: a deal event names no dealer: {ev}")
+                cur = _Shuffle(dealer, number)
+                shuffles.append(cur)
+                trick, led = [], 0
+                continue
+            if cur is None:
+                raise RecordError(f"{game.id}: an event before the first deal")
+            if kind == "hand":
+                if who != seat or len(ev.get("cards", ())) != 9:
+                    raise RecordError(f"{game.id}: a hand event that is not seat {seat}'s nine cards: {ev}")
+                cur.mine = [_card(index, c, game) for c in ev["cards"]]
+            elif kind == "first_lead":
+                cur.started = True
+                cur.first_leader = who
+                if cur.eligible is None:
+                    cur.eligible = ()
+                if self.nn and cur.number == 1 and who != seat:
+                    cur.ad_holder = who
+            elif kind == "redeal_eligible":
+                names = ev.get("teams") or []
+                cur.eligible = tuple(t for t, name in enumerate(("A", "B")) if name in names)
+            elif kind == "demand_redeal":
+                if not isinstance(who, int) or not 0 <= who < 4:
+                    raise RecordError(f"{game.id}: a redeal demand by no seat: {ev}")
+                cur.demand = who
+                self.actions.append((who, DEMAND_REDEAL))
+            elif kind == "pass" and ev.get("offer") == "redeal":
+                cur.passed = True
+                self.actions.append((seat, PASS))
+            elif kind == "play":
+                if not isinstance(who, int) or not 0 <= who < 4:
+                    raise RecordError(f"{game.id}: a play by no seat: {ev}")
+                c = _card(index, ev.get("card"), game)
+                self.actions.append((who, play[c]))
+                if c == ACE_D:
+                    cur.ad_holder = None
+                if who != seat:
+                    cur.played[who].append(c)
+                    self._infer(cur, who, c, trick, led)
+                if not trick:
+                    led |= 1 << eff[c]
+                trick.append((who, c))
+            elif kind in ("trick", "catch"):
+                trick = []
+        if not shuffles:
+            raise RecordError(f"{game.id}: the view shows no deal")
+        self.dealer = shuffles[0].dealer
+        self.shuffles = shuffles
+        self.asking = self._open_offer(shuffles[-1], last)
+        fit = random.Random(0x0DEA1)
+        self.past = [self._order(s, self._deal(s, _Dealer(*self._hidden(s)), fit)) for s in shuffles[:-1]]
+        self.dealer_now = _Dealer(*self._hidden(shuffles[-1]))
+        self._finish_init(dict(last, events=events))
+
+    def _infer(self, cur: _Shuffle, who: int, card: int, trick: list[tuple[int, int]], led: int) -> None:
+        """What a play tells about the player's other cards (KN-9, KH-10, KN-10, KH-11)."""
+        rules = self.rules
+        eff = rules.eff
+        if not trick:
+            if self.nn and eff[card] == 4 and card != ACE_D:  # KN-9: he led a trump, so he held only trumps
+                cur.allowed[who] &= rules.trumps
+            return
+        suit = eff[trick[0][1]]
+        if eff[card] != suit:  # KH-10, KN-10: void in the led suit
+            cur.allowed[who] &= ~rules.eff_mask[suit]
+            if not self.nn and FORBIDDEN_ACES[led] >> card & 1:  # KH-11: only forbidden aces were left
+                cur.allowed[who] &= FORBIDDEN_ACES[led]
+
+    def _open_offer(self, last: _Shuffle, obs: Mapping[str, Any]) -> list[int] | None:
+        """The seats that may be being asked now, when an offer is open that the seat does not see (None: none)."""
+        if last.started or last.demand is not None:
+            return None
+        me = self.seat
+        if obs.get("phase") == "redeal_offer" and not self.nn:
+            return None  # KH: the seat itself is asked (C-8: only the asked seat sees the offer)
+        if self.nn:
+            if not last.eligible:
+                return None
+            queue = [(last.dealer + k) % 4 for k in range(1, 5) if (last.dealer + k) % 4 & 1 in last.eligible]
+        else:  # KH-8: those with at most 13 points (the others' are drawn, see _condition)
+            mine = KH_RULES.hand_points(sum(1 << c for c in last.mine)) <= 13
+            queue = [(last.dealer + k) % 4 for k in range(1, 5) if (last.dealer + k) % 4 != me or mine]
+        if me in queue:
+            at = queue.index(me)
+            if last.passed:
+                return queue[at + 1:]
+            if self.nn:
+                return [me]  # the view cannot tell whether it is asked now: a bot is asked at its own decisions
+            return queue[:at]
+        return queue
+
+    def _hidden(self, s: _Shuffle) -> tuple[list[int], dict[int, int], list[int]]:
+        """The unseen cards of shuffle ``s``, the seats (bits over the other three) each may go to, their counts."""
+        me = self.seat
+        others = [p for p in range(4) if p != me]
+        seen = set(s.mine)
+        for p in others:
+            seen.update(s.played[p])
+        if len(s.mine) != 9 or len(seen) != 9 + sum(len(s.played[p]) for p in others):
+            raise RecordError(f"{self.game.id}: the view shows a card twice or no hand in deal {s.number}")
+        cards = [c for c in range(36) if c not in seen]
+        masks = {}
+        for c in cards:
+            m = 0
+            for i, p in enumerate(others):
+                if s.allowed[p] >> c & 1:
+                    if self.nn and s.eligible and p & 1 in s.eligible and KN_QUEENS >> c & 1:
+                        continue  # KN-15: an eligible team holds none of QC QS QH
+                    if s.ad_holder is not None and c == ACE_D and p != s.ad_holder:
+                        continue  # KN-8
+                    m |= 1 << i
+            masks[c] = m
+        return cards, masks, [9 - len(s.played[p]) for p in others]
+
+    def _condition(self, s: _Shuffle, hands: list[int], asking: list[int] | None) -> list[int] | None:
+        """The team-wide conditions of a whole deal (``hands`` per seat at the deal); the seats that may be asked
+        now (or [-1] when no offer is open); None when the deal does not fit."""
+        if self.nn and s.eligible is not None:
+            for team in (0, 1):
+                if team not in s.eligible and not (hands[team] | hands[team + 2]) & KN_QUEENS:
+                    return None  # KN-15: a team not eligible holds a queen
+        if not self.nn and s.demand is not None and KH_RULES.hand_points(hands[s.demand]) > 13:
+            return None  # KH-8: only a hand of 13 points or less is offered a redeal
+        if asking is None:
+            return [-1]
+        if self.nn:
+            return asking
+        fits = [p for p in asking if KH_RULES.hand_points(hands[p]) <= 13]
+        return fits or None
+
+    def _deal(self, s: _Shuffle, dealer: _Dealer, rng: random.Random,
+              asking: list[int] | None = None) -> tuple[list[int], int | None]:
+        """A deal of shuffle ``s`` (hands per seat, as bitmasks at the deal) and the seat asked now."""
+        me = self.seat
+        others = [p for p in range(4) if p != me]
+        for _ in range(REJECTIONS):
+            dealt = dealer.deal(rng)
+            hands = [0, 0, 0, 0]
+            hands[me] = sum(1 << c for c in s.mine)
+            for i, p in enumerate(others):
+                hands[p] = sum(1 << c for c in dealt[i]) | sum(1 << c for c in s.played[p])
+            fits = self._condition(s, hands, asking)
+            if fits is not None:
+                return hands, (None if fits == [-1] else rng.choice(fits))
+        raise RecordError(f"{self.game.id}: no deal of deal {s.number} fits the view (after {REJECTIONS} tries)")
+
+    @staticmethod
+    def _order(s: _Shuffle, dealt: tuple[list[int], int | None]) -> list[int]:
+        """The deck order that deals ``hands`` one card at a time from the dealer's left (KH-7, KN-7)."""
+        hands = [bits(h) for h in dealt[0]]
+        return [hands[(s.dealer + 1 + k) % 4][k // 4] for k in range(36)]
+
+    def _orders(self, rng: random.Random) -> tuple[list[list[int]], int | None]:
+        last = self.shuffles[-1]
+        hands, asked = self._deal(last, self.dealer_now, rng, self.asking)
+        return [*self.past, self._order(last, (hands, asked))], asked
+
+    def _state(self, seed: int, orders: list[list[int]]) -> Any:
+        cls: Callable[..., Any] = NNState if self.nn else HvalenyState
+        return cls(self.game, 4, seed, dict(self.options), self.dealer, deck_orders=orders)
+
+
+def team_worlds(game: Game, seats: int, seat: int, view: View, options: Mapping[str, Any]) -> Worlds:
+    """The worlds of seat ``seat`` of a ``kozel-hvaleny`` or ``kozel-nn`` game (module docstring)."""
+    return _TeamWorlds(game, seats, seat, view, options)
+
