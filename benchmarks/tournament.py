@@ -15,7 +15,8 @@ Measured in one run:
     (see the text printed with the table);
 (e) the Dask executor on a local cluster of 2 workers (``--scheduler local:2``) against the local executor with 2
     workers and with 1, on the same schedule as (a): games/s end to end and without the cluster's start-up, CPU per
-    game, and the Dask overhead per game (CPU against the local executor at 2 workers); the results must be equal;
+    game, and the Dask overhead per game (CPU against the local executor at 2 workers), local 2 and Dask alternating
+    ``--repeat`` times (medians of the pairs); the results must be equal;
 (f) program bots (``cmd:PYTHON -m bots.random``, durak, 2 seats) with ``--affinity auto`` (pinned) against ``off``
     at 1 and 2 workers: games/s and µs of wall time per decision.
 
@@ -163,38 +164,43 @@ def decisions(path: Path) -> int:
     return int(count or 0)
 
 
-def part_e(seconds: float, folder: str) -> None:
-    """Dask local:2 against local 2 and local 1 workers, the same schedule."""
+def part_e(seconds: float, folder: str, repeat: int) -> None:
+    """Dask local:2 against local 2 and local 1 workers, the same schedule; local 2 and Dask alternate ``repeat``
+    times, so that a change of the machine's load hits both, and the ratios are the medians of those pairs."""
     from tournaments.dask_executor import DaskExecutor
 
     rate = calibrate(BOTS, min(2.0, seconds / 4))
     deals = max(1, round(seconds * rate / SEATS))
     config = config_for(BOTS, deals)
     total = schedule_size(len(BOTS), SEATS, deals)
-    runs = [("local, 1 worker", 1, None), ("local, 2 workers", 2, None),
-            ("dask local:2", 2, lambda c: DaskExecutor(c, Placement(2, scheduler="local:2")))]
-    rows, results, cpus = [], [], {}
+    runs = [("local, 1 worker", 1, None)] + [("local, 2 workers", 2, None),
+                                             ("dask local:2", 2, lambda c: DaskExecutor(c, Placement(
+                                                 2, scheduler="local:2")))] * max(1, repeat)
+    rows, results, steady, cpus = [], [], {}, {}
     for label, workers, make in runs:
         elapsed, cpu, places, _ = timed_run(config, workers, folder, make)
         startup = STARTUP[0]
         results.append(places)
-        cpus[label] = cpu
+        steady.setdefault(label, []).append(total / (elapsed - startup))
+        cpus.setdefault(label, []).append(cpu)
         rows.append([label, f"{elapsed:.2f}", f"{startup:.2f}", f"{total / elapsed:,.0f}",
                      f"{total / (elapsed - startup):,.0f}", f"{cpu:.2f}", f"{1e3 * cpu / total:.3f}"])
     print(f"(e) {GAME}, {SEATS} seats, in-process {', '.join(BOTS)}: {total} games, run_tournament end to end; "
-          f"the Dask cluster's start-up (workers spawned, bots checked) shown apart")
+          f"the Dask cluster's start-up (workers spawned, bots checked) shown apart; local 2 and Dask alternate")
     print(tabulate(rows, headers=["executor", "seconds", "of it start-up", "games/s", "games/s after start-up",
                                   "CPU s", "CPU ms/game"], disable_numparse=True, colalign=("left",) + ("right",) * 6))
     before = cpu_seconds()
     DaskExecutor(config, Placement(2, scheduler="local:2")).close()  # a cluster started and closed, no game
     idle = cpu_seconds() - before
-    local2, dask2 = rows[1], rows[2]
-    steady = float(dask2[4].replace(",", "")) / float(local2[4].replace(",", ""))
-    overhead = 1e3 * (cpus["dask local:2"] - cpus["local, 2 workers"]) / total
+    pairs = list(zip(steady["local, 2 workers"], steady["dask local:2"], cpus["local, 2 workers"],
+                     cpus["dask local:2"], strict=True))
+    ratio = float(np.median([d / loc for loc, d, _, _ in pairs]))
+    overhead = 1e3 * float(np.median([dc - lc for _, _, lc, dc in pairs])) / total
     same = "yes" if all(r == results[0] for r in results) else "NO"
-    print(f"dask local:2 / local 2 workers, games/s after start-up: {steady:.2f} (target ≥ 0.90); Dask overhead: "
-          f"{overhead:+.3f} ms CPU per game with the start-up, {overhead - 1e3 * idle / total:+.3f} without it (a "
-          f"cluster started and closed with no game costs {idle:.2f} s CPU); same results: {same}\n")
+    median = " (median of the pairs)" if len(pairs) > 1 else ""
+    print(f"dask local:2 / local 2 workers, games/s after start-up: {ratio:.2f}{median} (target ≥ 0.90); Dask "
+          f"overhead{median}: {overhead:+.3f} ms CPU per game with the start-up, {overhead - 1e3 * idle / total:+.3f} "
+          f"without it (a cluster started and closed with no game costs {idle:.2f} s CPU); same results: {same}\n")
 
 
 def part_f(seconds: float, folder: str) -> None:
@@ -398,7 +404,8 @@ def main() -> None:
                         "bootstrapped over deals (default 20)")
     parser.add_argument("--boot-samples", type=int, default=100, help="bootstrap samples in (d) (default 100)")
     parser.add_argument("--repeat", type=int, default=3, help="run (a) this many times, 1 and 2 workers "
-                        "alternating; the median speed-up is reported (default 3)")
+                        "alternating, and (e)'s local 2 workers and Dask likewise; the medians are reported "
+                        "(default 3)")
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run of a few seconds")
     parser.add_argument("--parts", default="abcdef", help="which parts to run (default abcdef)")
     args = parser.parse_args()
@@ -413,7 +420,7 @@ def main() -> None:
         if "b" in args.parts:
             part_b(args.seconds, folder)
         if "e" in args.parts:
-            part_e(args.seconds, folder)
+            part_e(args.seconds, folder, args.repeat)
         if "f" in args.parts:
             part_f(args.seconds, folder)
     if "c" in args.parts:

@@ -44,15 +44,22 @@ INSTALL = "pip install 'referee[dask]'"
 _ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 _LOCAL = re.compile(r"local:([0-9]+)")
 _CONNECT_SECONDS = 10.0
-#: Play per task, and the most games in one: five times the local executor's batches. Dask costs CPU per task (the
-#: scheduler, the worker and this process each handle it: at 20 ms a task, 6.6 ms of CPU per kazaki game against
-#: 4.6 at 100 ms, with 1.9-2.9 for the local executor; benchmarks/tournament.py part e), and an SPRT's overshoot
-#: (two tasks a worker ahead when it decides) stays a fraction of a second of play.
-BATCH_SECONDS = 0.1
+#: Play per task, and the most games in one: longer than the local executor's batches, since a Dask task costs CPU
+#: (the scheduler and the client in this process, some 7-10 ms of it a task, and the worker's event loop). At 100 ms a
+#: task, with sizes from a moving average of each batch's rate (a first, slow game weighed as much as a full batch),
+#: kazaki's 1.4 ms games ran 24 to a task and cost 0.35 ms more CPU per game than with the local executor; at 250 ms,
+#: with every game weighed alike, about 90 a task (benchmarks/tournament.py part e). An SPRT's overshoot (at most two
+#: tasks a worker taken ahead when it decides) stays under a second of play, and at most 2 × MAX_BATCH games a worker.
+BATCH_SECONDS = 0.25
 MAX_BATCH = 256
-#: Dask settings of a local:N cluster: no statistical profiler (it samples each worker's task thread every 10 ms) and
-#: no GIL monitor, which cost CPU in proportion to time, not to work (for a cluster by hand: docs/TOURNAMENTS.md)
-QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.gil.enabled": False}
+#: Dask settings of a local:N cluster, costs in proportion to time, not to work: no statistical profiler (it samples
+#: each worker's task thread every 10 ms), no GIL monitor, no work stealing (tasks are queued on the scheduler until
+#: a worker has room), and the event-loop tick, memory and system monitors at 1-2 s instead of 20-500 ms. An idle
+#: local:2 cluster takes 1.6 % of a core so, 8.6 % with Dask's defaults (for a cluster by hand: docs/TOURNAMENTS.md).
+QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.gil.enabled": False,
+         "distributed.scheduler.work-stealing": False, "distributed.admin.tick.interval": "1s",
+         "distributed.worker.memory.monitor-interval": "1s", "distributed.admin.system-monitor.interval": "2s",
+         "distributed.admin.system-monitor.disk": False}
 
 
 def check_scheduler(scheduler: str | None) -> None:
@@ -225,6 +232,7 @@ class DaskExecutor:
         source = iter(jobs)
         remaining = len(jobs) if isinstance(jobs, Sized) else None
         per_game: float | None = None
+        played_seconds, played_games = 0.0, 0  # what the workers reported: every game weighs alike in per_game
         held = 0
         count = 0
         done = as_completed()
@@ -266,9 +274,10 @@ class DaskExecutor:
                 raise ExecutorError(f"the Dask cluster failed playing game {batch[0].key}: "
                                     f"{type(exc).__name__}: {exc}") from None
             future.release()
-            if games:
-                rate = seconds / len(games)
-                per_game = rate if per_game is None else 0.8 * per_game + 0.2 * rate
+            if games:  # a first, slow game (the bots start) weighs as one game, not as a batch of a hundred
+                played_seconds += seconds
+                played_games += len(games)
+                per_game = played_seconds / played_games
             if failure is None:
                 top_up()  # before the games are stored: the workers play on meanwhile
             yield from games
