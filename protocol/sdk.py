@@ -30,7 +30,7 @@ from typing import Any
 
 from .actions import Action
 from .bot import Bot, BotBase, Decision, GameInfo
-from .wire import PROTOCOL_VERSIONS, Deferred, FrameDecoder, pack
+from .wire import PROTOCOL_VERSIONS, Deferred, FrameDecoder, packer
 
 __all__ = ["run", "run_bot", "LegalActions"]
 
@@ -101,6 +101,8 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
         sys.stdout = sys.stderr  # stray prints must not corrupt the protocol stream
     else:
         out = os.fdopen(stdout, "wb", buffering=0, closefd=False)
+
+    pack = packer()
 
     def send(message: dict[str, Any]) -> None:
         out.write(pack(message))

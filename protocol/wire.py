@@ -8,7 +8,7 @@ not a msgpack map (text printed on stdout, garbage bytes, a bare number) is *mal
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -23,6 +23,7 @@ __all__ = [
     "FrameDecoder",
     "Deferred",
     "pack",
+    "packer",
     "hello",
     "new_game",
     "request",
@@ -39,11 +40,20 @@ PROTOCOL_VERSIONS = (1,)
 MAX_FRAME = 64 * 1024
 #: How deeply arrays and maps may nest in a bot's frame (the frame itself is level 1).
 MAX_DEPTH = 32
+#: A read of at most this many bytes, with nothing buffered before it, is first decoded in one call
+#: (:class:`FrameDecoder`): a bot's reply is some 40 bytes.
+_SMALL = 1024
 
 
 def pack(message: dict[str, Any]) -> bytes:
     """One frame: the msgpack encoding of a map (str as str, bytes as bin)."""
     return msgpack.packb(message, use_bin_type=True)
+
+
+def packer() -> Callable[[dict[str, Any]], bytes]:
+    """A :func:`pack` of one's own, for a connection's frames: the same bytes, from one packer kept for every frame
+    (``packb`` makes a new one each time). Not for use by two threads at once."""
+    return msgpack.Packer(use_bin_type=True).pack  # type: ignore[no-any-return]
 
 
 def _limits(max_frame: int) -> dict[str, Any]:
@@ -67,15 +77,23 @@ class FrameDecoder:
         self.max_frame = max_frame
         self.defer = defer
         self.sizes: list[int] = []  # the size in bytes of each map the last feed() returned, in order
-        self._unpacker = msgpack.Unpacker(max_buffer_size=4 * max_frame, **_limits(max_frame))
+        self._limits = _limits(max_frame)
+        self._unpacker = msgpack.Unpacker(max_buffer_size=4 * max_frame, **self._limits)
         self._offset = 0
+        self._fed = 0  # bytes fed to the unpacker: when _offset, the end of its last frame, is here, it holds none
         self._held = bytearray()  # with defer: the bytes fed and not yet returned as frames, from stream offset…
         self._held_at = 0  # …this one
+        self._splitter: msgpack.Unpacker | None = None  # with defer: splits each frame around the deferred value
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         """Add bytes; return the maps they complete. :class:`ProtocolViolation` on bad data."""
         frames: list[dict[str, Any]] = []
         self.sizes = []
+        if self.defer is None and len(data) <= _SMALL and self._fed == self._offset and len(data) <= self.max_frame:
+            frame = self._whole(data)  # the usual read of a bot's reply: one small frame, nothing before it
+            if frame is not None:
+                self.sizes.append(len(data))
+                return [frame]
         drain = self._drain if self.defer is None else self._drain_deferring
         if len(data) <= self.max_frame:  # one read's worth, the usual case: no slicing
             self._feed(data)
@@ -87,11 +105,22 @@ class FrameDecoder:
             drain(frames)
         return frames
 
+    def _whole(self, data: bytes) -> dict[str, Any] | None:
+        """``data`` decoded in one call when it is exactly one well-formed map within the bounds; otherwise None
+        (part of a frame, several, or bad data), and the streaming path decodes it, for the frames or the fault it
+        finds: the same frames, the same faults, at half the cost of the streaming path's calls for a reply."""
+        try:
+            obj = msgpack.unpackb(data, **self._limits)
+        except Exception:  # noqa: BLE001 - decoded again by the streaming path, which says what is wrong
+            return None
+        return obj if type(obj) is dict and not too_deep(obj) else None
+
     def _feed(self, data: bytes | memoryview) -> None:
         try:
             self._unpacker.feed(data)
         except msgpack.BufferFull:
             raise ProtocolViolation(f"frame larger than {self.max_frame} bytes", kind=FaultKind.OVERSIZED) from None
+        self._fed += len(data)
         if self.defer is not None:
             self._held += data
 
@@ -122,19 +151,23 @@ class FrameDecoder:
 
     def _split(self, frame: bytes) -> dict[str, Any]:
         """A frame decoded but for the value of ``defer``, which becomes a :class:`Deferred` of its bytes."""
-        unpacker = msgpack.Unpacker(**_limits(self.max_frame))
+        unpacker = self._splitter  # one for every frame: each is read to its end, and a failed one replaced
+        if unpacker is None:
+            unpacker = self._splitter = msgpack.Unpacker(**self._limits)
         unpacker.feed(frame)
+        start = unpacker.tell()
         message: dict[str, Any] = {}
         try:
             for _ in range(unpacker.read_map_header()):
                 key = unpacker.unpack()
                 if key == self.defer:
-                    at = unpacker.tell()
+                    at = unpacker.tell() - start
                     unpacker.skip()
-                    message[key] = Deferred(frame[at:unpacker.tell()], self.max_frame, MAX_DEPTH - 1)
+                    message[key] = Deferred(frame[at:unpacker.tell() - start], self.max_frame, MAX_DEPTH - 1)
                 else:
                     message[key] = unpacker.unpack()
         except Exception:  # noqa: BLE001 - not a map, or bad data in it: decoded whole, for the fault it is
+            self._splitter = None
             return self._decode_whole(frame)
         if too_deep(message):
             raise ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ConfigError, ProtocolViolation
-from protocol.wire import MAX_FRAME, FrameDecoder, pack
+from protocol.wire import MAX_FRAME, FrameDecoder, packer
 
 from .wirelog import FROM_BOT, TO_BOT, WireLog
 
@@ -126,6 +126,7 @@ class ProcessTransport:
         self._writable.register(self._in, select.POLLOUT | select.POLLHUP | select.POLLERR)
         self._writable.register(self._err, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._decoder = decoder or FrameDecoder(max_frame)
+        self._pack = packer()
         self._pending: list[dict[str, Any]] = []
         self._stderr = _StderrTail(self._err, stderr_cap)
         self._closed = False
@@ -154,7 +155,7 @@ class ProcessTransport:
     def send(self, message: dict[str, Any], deadline: float) -> None:
         if self._closed:
             raise BotCrashed("bot connection is closed")
-        data = pack(message)
+        data = self._pack(message)
         if self.wire_log is None:
             self.send_raw(data, deadline)
             return

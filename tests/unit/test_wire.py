@@ -26,6 +26,7 @@ from protocol.wire import (
     hello_problems,
     new_game,
     pack,
+    packer,
     request,
 )
 
@@ -121,6 +122,12 @@ def test_pack_keeps_bytes_and_text_apart() -> None:
     assert FrameDecoder().feed(data) == [{"type": "t", "s": "ab", "b": b"ab"}]
 
 
+def test_a_packer_of_ones_own_packs_as_pack_frame_after_frame() -> None:
+    mine = packer()
+    for message in (ACTION, hello(), request(id=2, observation=OBSERVATION, legal=["take"], deadline_ms=9), bye()):
+        assert mine(message) == pack(message)
+
+
 def test_message_builders() -> None:
     assert hello() == {"type": "hello", "versions": list(PROTOCOL_VERSIONS), "referee": "referee"}
     assert new_game(game="durak", options={"perevodnoy": True}, seat=1, seats=2, teams=None, bot_seed=5,
@@ -164,6 +171,18 @@ def test_chunk_ending_mid_frame_keeps_the_rest() -> None:
     decoder = FrameDecoder()
     assert decoder.feed(data[:cut]) == [{"type": "a"}]
     assert decoder.feed(data[cut:]) == [{"type": "b", "x": list(range(20))}, {"type": "c"}]
+
+
+def test_the_rest_of_a_frame_is_not_read_as_a_frame_of_its_own() -> None:
+    # A small read is decoded in one call only when nothing is buffered before it: here the second read alone is a
+    # well-formed map (the bytes the first frame carries), but it is the end of the first frame.
+    inner = pack({"type": "action", "id": 1, "action": "take"})
+    outer = pack({"type": "note", "blob": inner})
+    decoder = FrameDecoder()
+    assert decoder.feed(outer[:-len(inner)]) == []
+    assert decoder.feed(outer[-len(inner):]) == [{"type": "note", "blob": inner}]
+    assert decoder.sizes == [len(outer)]
+    assert decoder.feed(inner) == [{"type": "action", "id": 1, "action": "take"}] and decoder.sizes == [len(inner)]
 
 
 def test_empty_chunk_is_harmless() -> None:
