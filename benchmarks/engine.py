@@ -1,28 +1,50 @@
-"""Engine speed: random-vs-random games per second and decisions per second, one process.
+"""Engine speed: random-vs-random games per second, decisions per second and search playouts per second.
 
-Runs every registered game at 2, 4 and 6 seats where the game allows them (and at its smallest seat
-count, so 3-player koroli52 is measured), through the referee's own game
-runner (``referee.match.play_game``) with in-process ``random`` bots, and prints a table. Alongside, it
-measures the bare engine loop (legal actions + apply, no runner), so the runner's overhead shows as a ratio
-measured in the same run.
+Runs every registered game at 2, 4 and 6 seats where the game allows them (and at its smallest seat count, so
+3-player koroli52 is measured) and prints a table of three loops, each measured in the same run:
 
-    python benchmarks/engine.py               # about 2 s per configuration
-    python benchmarks/engine.py --seconds 5 --game durak
+- ``runner``: the referee's own game runner (``referee.match.play_game``) with in-process ``random`` bots;
+- ``bare``: the engine alone (new_state, legal_actions, apply with a uniform random choice), so the runner's
+  overhead shows as the ratio bare/runner;
+- ``playout``: what a tree search does (issue 17): ``clone()`` a mid-game position, then legal_actions/apply with
+  random choices to the end. Positions are taken a third of the way into random games (eight seeds, cycled).
+
+With ``--baseline PATH`` (another checkout of the project, for example a git worktree of an older commit) the same
+loops also run on that checkout's engine, in a second process, interleaved with this one's round by round (so a
+busy machine slows both alike), and the table shows both figures and their ratio::
+
+    python benchmarks/engine.py                      # about 2 s per loop and configuration
+    python benchmarks/engine.py --seconds 5 --game durak --seats 2
+    git worktree add /tmp/base <old-commit>
+    python benchmarks/engine.py --game durak --seats 2 --baseline /tmp/base
+    git worktree remove /tmp/base
+
+Each side runs in its own process (``--worker``: JSON requests on stdin, one JSON answer per line), importing the
+engine of its checkout; the loops themselves are this file's, so both sides run the same benchmark code.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
-from referee.match import play_game
-from referee.plugins import load_registry
+LOOPS = ("runner", "bare", "playout")
+HERE = Path(__file__).resolve()
 
 
-def bare_loop(game, seats: int, seconds: float) -> tuple[int, int, float]:
+# ------------------------------------------------------------------------------ the loops (worker side)
+
+
+def bare_loop(game: Any, seats: int, seconds: float) -> tuple[int, int, float]:
     """The engine alone: new_state, legal_actions, apply with a uniform random choice."""
     rng = random.Random(1)
     games = decisions = 0
@@ -31,48 +53,180 @@ def bare_loop(game, seats: int, seconds: float) -> tuple[int, int, float]:
         state = game.new_state(seats, games)
         while state.to_act is not None:
             legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
+            state.apply(legal[int(rng.random() * len(legal))])
             decisions += 1
         games += 1
     return games, decisions, time.perf_counter() - start
 
 
-def runner_loop(game, bot_factory, seats: int, seconds: float) -> tuple[int, int, float]:
-    """The referee's runner with in-process bots (observations built lazily, faults handled)."""
-    bots = [bot_factory() for _ in range(seats)]
+def runner_loop(game: Any, seats: int, seconds: float) -> tuple[int, int, float]:
+    """The referee's runner with in-process random bots (observations built lazily, faults handled)."""
+    from referee.match import play_game
+    from referee.plugins import load_registry
+
+    factory = load_registry().bot("random").factory
+    bots = [factory() for _ in range(seats)]
     games = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         record = play_game(game, bots, seed=games)
-        decisions += record.decisions
+        decisions += len(record.actions)
         games += 1
     return games, decisions, time.perf_counter() - start
 
 
+def search_positions(game: Any, seats: int, count: int = 8) -> list[Any]:
+    """Mid-game positions: a third of the way into ``count`` random games (the moves of a search's root)."""
+    positions = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        state = game.new_state(seats, seed)
+        length = 0
+        while state.to_act is not None:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+            length += 1
+        rng = random.Random(seed)
+        state = game.new_state(seats, seed)
+        for _ in range(length // 3):
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+        positions.append(state)
+    return positions
+
+
+def playout_loop(game: Any, seats: int, seconds: float) -> tuple[int, int, float]:
+    """A search's inner loop: clone a position, then random legal_actions/apply to the end of the game."""
+    positions = search_positions(game, seats)
+    rng = random.Random(1)
+    playouts = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = positions[playouts % len(positions)].clone()
+        while state.to_act is not None:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+            decisions += 1
+        playouts += 1
+    return playouts, decisions, time.perf_counter() - start
+
+
+def worker() -> None:
+    """Answer requests ``{"game", "seats", "loop", "seconds"}`` on stdin with ``{"count", "decisions", "time"}``."""
+    from referee.plugins import load_registry
+
+    registry = load_registry()
+    loops = {"runner": runner_loop, "bare": bare_loop, "playout": playout_loop}
+    for line in sys.stdin:
+        request = json.loads(line)
+        game = registry.games[request["game"]].game
+        count, decisions, took = loops[request["loop"]](game, request["seats"], request["seconds"])
+        print(json.dumps({"count": count, "decisions": decisions, "time": took}), flush=True)
+
+
+# ----------------------------------------------------------------------------- the driver (table side)
+
+
+class Worker:
+    """A worker process importing the engine of the checkout at ``root``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        env = dict(os.environ, PYTHONPATH=str(root))
+        self.process = subprocess.Popen([sys.executable, str(HERE), "--worker"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, env=env, cwd=root)
+
+    def run(self, game: str, seats: int, loop: str, seconds: float) -> dict[str, float]:
+        assert self.process.stdin and self.process.stdout
+        request = {"game": game, "seats": seats, "loop": loop, "seconds": seconds}
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise SystemExit(f"the benchmark worker of {self.root} stopped")
+        result: dict[str, float] = json.loads(answer)
+        return result
+
+    def close(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def measure(workers: list[Worker], game: str, seats: int, loop: str, seconds: float,
+            rounds: int) -> list[dict[str, float]]:
+    """Each worker's totals over ``rounds`` interleaved rounds of ``seconds / rounds`` each."""
+    totals = [{"count": 0.0, "decisions": 0.0, "time": 0.0} for _ in workers]
+    for _ in range(rounds):
+        for total, w in zip(totals, workers, strict=True):
+            for key, value in w.run(game, seats, loop, seconds / rounds).items():
+                total[key] += value
+    return totals
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration (default 2)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per loop and configuration (default 2)")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--seats", type=int, action="append", help="only these seat counts (default 2, 4, 6)")
+    parser.add_argument("--baseline", type=Path, metavar="PATH",
+                        help="also run the engine of the checkout at PATH, interleaved, and show the ratios")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per figure (default 3)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker()
+        return
+    if args.baseline is not None and not (args.baseline / "referee" / "engine.py").is_file():
+        print(f"error: {args.baseline} is not a checkout of the project (no referee/engine.py)", file=sys.stderr)
+        raise SystemExit(2)
+    from referee.plugins import load_registry
+
     registry = load_registry()
-    random_bot = registry.bot("random").factory
+    workers = [Worker(HERE.parents[1])]
+    if args.baseline is not None:
+        workers.insert(0, Worker(args.baseline.resolve()))
     rows = []
-    for game_id, entry in sorted(registry.games.items()):
-        if args.game and game_id not in args.game:
-            continue
-        game = entry.game
-        allowed = range(game.min_seats, game.max_seats + 1)
-        for seats in args.seats or sorted({2, 4, 6, game.min_seats} & set(allowed)):
-            if not game.min_seats <= seats <= game.max_seats:
+    try:
+        for game_id, entry in sorted(registry.games.items()):
+            if args.game and game_id not in args.game:
                 continue
-            g, d, t = runner_loop(game, random_bot, seats, args.seconds)
-            bg, bd, bt = bare_loop(game, seats, args.seconds)
-            rows.append([game_id, seats, f"{g / t:,.0f}", f"{d / t:,.0f}", f"{1e6 * t / d:.2f}", f"{d / g:.0f}",
-                         f"{bg / bt:,.0f}", f"{(bg / bt) / (g / t):.2f}"])
-    print(tabulate(rows, headers=["game", "seats", "games/s", "decisions/s", "µs/decision", "decisions/game",
-                                  "bare engine games/s", "bare/runner"], disable_numparse=True,
-                   colalign=("left", "right", "right", "right", "right", "right", "right", "right")))
+            game = entry.game
+            allowed = set(range(game.min_seats, game.max_seats + 1))
+            for seats in args.seats or sorted({2, 4, 6, game.min_seats} & allowed):
+                if seats not in allowed:
+                    continue
+                figures = {loop: measure(workers, game_id, seats, loop, args.seconds, args.rounds) for loop in LOOPS}
+                rows.append(_row(game_id, seats, figures))
+    finally:
+        for w in workers:
+            w.close()
+    if args.baseline is None:
+        headers = ["game", "seats", "games/s", "µs/decision", "decisions/game", "bare engine games/s",
+                   "bare/runner", "playouts/s"]
+    else:
+        headers = ["game", "seats", "games/s base → now", "ratio", "µs/decision now", "bare games/s base → now",
+                   "ratio", "bare/runner now", "playouts/s base → now", "ratio"]
+    print(tabulate(rows, headers=headers, disable_numparse=True, colalign=("left",) + ("right",) * (len(headers) - 1)))
+
+
+def _row(game_id: str, seats: int, figures: dict[str, list[dict[str, float]]]) -> list[str]:
+    """One table row: the current checkout's figures, and with a baseline both sides' and their ratio."""
+    def rate(f: dict[str, float]) -> float:
+        return f["count"] / f["time"]
+
+    now = {loop: figures[loop][-1] for loop in LOOPS}
+    per_decision = f"{1e6 * now['runner']['time'] / now['runner']['decisions']:.2f}"
+    bare_runner = f"{rate(now['bare']) / rate(now['runner']):.2f}"
+    if len(figures["runner"]) == 1:
+        decisions = f"{now['runner']['decisions'] / now['runner']['count']:.0f}"
+        return [game_id, str(seats), f"{rate(now['runner']):,.0f}", per_decision, decisions,
+                f"{rate(now['bare']):,.0f}", bare_runner, f"{rate(now['playout']):,.0f}"]
+    cells = []
+    for loop in LOOPS:
+        base, new = rate(figures[loop][0]), rate(figures[loop][1])
+        cells.append((f"{base:,.0f} → {new:,.0f}", f"{new / base:.2f}"))
+    return [game_id, str(seats), *cells[0], per_decision, *cells[1], bare_runner, *cells[2]]
 
 
 if __name__ == "__main__":

@@ -159,40 +159,38 @@ def play_game(
     if listener:
         listener(state, state.events(0, None))
         seen = state.log_size
+    # The loop of every game played: the state's methods are looked up once, and a bot's answer that is one of the
+    # legal objects (an in-process bot's usual answer) is found by identity, without comparing texts.
+    legal_actions, apply, observe = state.legal_actions, state.apply, state.observe
     while (to_act := state.to_act) is not None:
         seat = to_act
-        legal = state.legal_actions()
-        index = len(actions)
-        action: Action | str | None = None
-        forced = len(legal) == 1 and legal[0].kind == "pass"  # C-6: a lone pass is applied without asking
-        if not disabled[seat] and not forced:
+        legal = legal_actions()
+        played: Action | None = None
+        choice = -1
+        # C-6: a lone pass is applied without asking; a seat whose process ended is not asked (C-7)
+        if not disabled[seat] and not (len(legal) == 1 and legal[0].kind == "pass"):
             since = cursors[seat]
             cursors[seat] = state.log_size
-            decision = Decision(seat, legal, partial(state.observe, seat, since))
             try:
-                action = bots[seat].act(decision)
+                answer = bots[seat].act(Decision(seat, legal, partial(observe, seat, since)))
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
-                fault = _fault(seat, index, exc)
+                fault = _fault(seat, len(actions), exc)
                 faults.append(fault)
                 disabled[seat] = fault.kind.ends_process  # C-7: not asked again in this game
-                action = None
             else:
-                try:
-                    # The one place a reply's text becomes an action: a bot (a program bot always) may answer
-                    # with the text, and only the engine knows which legal action has it.
-                    if isinstance(action, str):
-                        action = state.parse_action(action)
-                    choice = choice_index(legal, action)
-                    state.apply(action)  # the engine's own errors propagate: they are not the bot's fault
-                except IllegalActionError:
-                    faults.append(Fault(seat, FaultKind.ILLEGAL, index,
-                                        f"{_one_line(str(action))} is not a legal action"))
-                    action = None
-        if not isinstance(action, Action):
-            action = default_action(legal)
-            choice = choice_index(legal, action)
-            state.apply(action)
-        actions.append(action.text)
+                for i, candidate in enumerate(legal):
+                    if candidate is answer:
+                        played, choice = candidate, i
+                        break
+                else:
+                    played = _answer(state, legal, answer, seat, len(actions), faults)
+                    if played is not None:
+                        choice = choice_index(legal, played)
+        if played is None:
+            played = default_action(legal)
+            choice = choice_index(legal, played)
+        apply(played)  # the engine's own errors propagate: they are not the bot's fault
+        actions.append(played.text)
         choices.append(choice)
         if listener:
             listener(state, state.events(seen, None))
@@ -213,6 +211,24 @@ def play_game(
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
                       actions, policy, result, stderr, choices)
+
+
+def _answer(state: State, legal: Sequence[Action], answer: object, seat: int, index: int,
+            faults: list[Fault]) -> Action | None:
+    """The legal action a bot's answer names when it is not one of the legal objects: its text (a program bot
+    always answers with the text; only the engine knows which legal action has it) or an equal action. None, and
+    an ``illegal`` fault recorded, for anything else (C-7)."""
+    try:
+        if isinstance(answer, str):
+            return state.parse_action(answer)
+        if isinstance(answer, Action):
+            for candidate in legal:
+                if candidate == answer:
+                    return candidate
+    except IllegalActionError:
+        pass
+    faults.append(Fault(seat, FaultKind.ILLEGAL, index, f"{_one_line(str(answer))} is not a legal action"))
+    return None
 
 
 def choice_index(legal: Sequence[Action], action: Action) -> int:

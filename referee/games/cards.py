@@ -2,7 +2,8 @@
 
 Every engine represents a card by its canonical index in the deck (C-4) and a set of cards (a hand, the table, a
 discard pile) by a bitmask over those indices. :func:`bits` lists a mask in canonical order, :func:`remap` relabels
-one; :class:`TrickTables` holds, once per deck, the one-card actions of the trick games (``play(c)``,
+one; :class:`CardIndex` lists the one-card actions of any set of cards in four look-ups; :class:`TrickTables`
+holds, once per deck, the one-card actions of the trick games (``play(c)``,
 ``take_card(c)``, ``give(c)``) and their lists per hand; :class:`CardState` is the engine API the card games
 implement alike: the legal-action cache, the card places, the resample, the ``hand`` and private-redeal-pass
 events every card game logs, and the result template (:meth:`CardState.result`).
@@ -23,7 +24,7 @@ from ..engine import Result, State
 from ..errors import RulesError
 from ..rng import SplitMix64
 
-__all__ = ["DECK36", "bits", "remap", "TrickTables", "tables", "CardState", "narrate_card"]
+__all__ = ["DECK36", "bits", "remap", "CardIndex", "TrickTables", "tables", "CardState", "narrate_card"]
 
 #: The standard 36-card deck, 6 to ace (durak KZ-2, kozel-hvaleny KH-2, kozel-nn KN-2, koroli KR-2).
 DECK36 = Deck(STANDARD_SUITS, range(6, 15))
@@ -47,13 +48,32 @@ def remap(mask: int, move: Mapping[int, int]) -> int:
     return out
 
 
+class CardIndex:
+    """One action per card of a deck, indexed so that the actions of any set of cards are four look-ups, already in
+    canonical order (C-7): ``rows[s][m]`` holds the actions of the cards of suit ``s`` whose rank bits are ``m``."""
+
+    __slots__ = ("rows", "ranks", "low")
+
+    def __init__(self, actions: Sequence[Action], ranks: int) -> None:
+        """``actions[c]`` is the action of card ``c`` (canonical index) of a four-suit deck."""
+        r = ranks
+        self.rows = [[tuple(actions[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)]
+                     for s in range(4)]
+        self.ranks = r
+        self.low = (1 << r) - 1
+
+    def select(self, mask: int) -> tuple[Action, ...]:
+        """The actions of the cards of ``mask``, in canonical order (C-7)."""
+        rows, r, low = self.rows, self.ranks, self.low
+        return rows[0][mask & low] + rows[1][mask >> r & low] + rows[2][mask >> 2 * r & low] + rows[3][mask >> 3 * r]
+
+
 class TrickTables:
     """Everything about a deck that a trick game needs and that never changes: suit masks and the per-card
     actions of ``kinds``, with a reverse map from each action to its card.
 
-    ``by_suit[kind][s][m]`` holds the ``kind`` actions of the cards of suit ``s`` whose rank bits are ``m``, so the
-    actions of any set of cards are four look-ups, already in canonical order (C-7). ``by_card[kind][c]`` is the
-    ``kind`` action of card ``c``.
+    ``index[kind]`` is the :class:`CardIndex` of the ``kind`` actions, so the actions of any set of cards are four
+    look-ups (:meth:`select`). ``by_card[kind][c]`` is the ``kind`` action of card ``c``.
     """
 
     def __init__(self, deck: Deck, kinds: tuple[str, ...]) -> None:
@@ -66,19 +86,16 @@ class TrickTables:
         self.suit_mask = [self.low << (s * r) for s in range(4)]
         self.card_of: dict[Action, int] = {}
         self.by_card: dict[str, tuple[Action, ...]] = {}
-        self.by_suit: dict[str, list[list[tuple[Action, ...]]]] = {}
+        self.index: dict[str, CardIndex] = {}
         for kind in kinds:
             made = tuple(Action(kind, (card,)) for card in deck.cards)
             self.card_of.update((a, i) for i, a in enumerate(made))
             self.by_card[kind] = made
-            self.by_suit[kind] = [
-                [tuple(made[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)] for s in range(4)
-            ]
+            self.index[kind] = CardIndex(made, r)
 
     def select(self, kind: str, mask: int) -> tuple[Action, ...]:
         """The ``kind`` actions of the cards of ``mask``, in canonical order (C-7)."""
-        t, r, low = self.by_suit[kind], self.ranks, self.low
-        return t[0][mask & low] + t[1][mask >> r & low] + t[2][mask >> 2 * r & low] + t[3][mask >> 3 * r]
+        return self.index[kind].select(mask)
 
 
 @cache
@@ -133,6 +150,16 @@ class CardState(State):
         if self._legal is None:
             self._legal = self._generate()
         return self._legal
+
+    def apply(self, action: Action) -> None:
+        """:meth:`State.apply`, the usual case first: ``action`` is one of the legal objects just listed."""
+        legal = self._legal
+        if legal is not None:
+            for candidate in legal:
+                if candidate is action:
+                    self._apply(action)
+                    return
+        super().apply(action)  # the legal actions not listed yet, an equal action, or an illegal one
 
     @abstractmethod
     def _generate(self) -> tuple[Action, ...]:
@@ -215,13 +242,19 @@ class CardState(State):
         return other
 
     def clone(self) -> Self:
-        """An independent copy: the same position, its own chance stream, its own lists (one level deep)."""
+        """An independent copy: the same position, its own chance stream, its own lists (one level deep).
+
+        This is a search's most frequent call, so it copies only what a move may change in place: every list
+        attribute, and the rows of a list of lists (the durak table). The engines keep in their lists either only
+        lists or only values never changed in place (ints, tuples), so the first item tells which. Everything
+        else (ints, tuples, the deck's tables) is shared."""
         other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.rng = SplitMix64(self.rng.state)
-        for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                setattr(other, name, [list(v) if isinstance(v, list) else v for v in value])
+        fields = self.__dict__.copy()
+        for name, value in fields.items():
+            if type(value) is list:
+                fields[name] = [row[:] for row in value] if value and type(value[0]) is list else value[:]
+        fields["rng"] = SplitMix64(self.rng.state)
+        other.__dict__ = fields
         return other
 
 

@@ -115,11 +115,7 @@ class DurakState(CardState):
             self.trump_in_hand = True
             self.stock = []
         self.trump = self.trump_card // t.ranks
-        trumps = t.suit_mask[self.trump]
-        # KZ-3: a card is beaten by a higher card of its suit, and (if it is no trump) by every trump.
-        self.beaten_by = [
-            t.higher_in_suit[i] | (0 if trumps >> i & 1 else trumps) for i in range(t.size)
-        ]
+        self.beaten_by = t.beaten_by[self.trump]  # KZ-3: the cards that beat each card
         self.relabel_from = len(self.log)  # a redealt deal's cards are history
         self.log.append(("deal", self.dealer, self.redeals))
         for seat in range(n):
@@ -172,10 +168,13 @@ class DurakState(CardState):
         self.attacker = attacker
         self.defender = defender
         self.cap = min(MAX_ATTACK, self.hands[defender].bit_count())
-        n = self.seats
-        self.priority = [attacker] + [
-            s for s in ((defender + k) % n for k in range(1, n)) if self.active[s] and s != attacker
-        ]
+        n, active = self.seats, self.active
+        priority = [attacker]
+        for k in range(defender + 1, defender + n):  # the others clockwise from D's left, D not among them
+            s = k % n
+            if active[s] and s != attacker:
+                priority.append(s)
+        self.priority = priority
 
     def _start_bout(self, attacker: int) -> None:
         self._set_roles(attacker, self._next_active(attacker))
@@ -195,14 +194,14 @@ class DurakState(CardState):
         self.attack_count += 1
         self.open_mask |= 1 << card
 
-    def _eligible(self, seat: int) -> bool:
-        """KZ-16: below the cap and holding a card of a table rank."""
-        return self.attack_count < self.cap and bool(self.hands[seat] & self.rank_cards)
-
     def _walk(self, start: int, phase: int) -> bool:
-        """Find the first eligible thrower in P from ``start``; False when the walk reaches its end."""
-        for i in range(start, len(self.priority)):
-            if self._eligible(self.priority[i]):
+        """Find the first eligible thrower in P from ``start`` (KZ-16: below the cap and holding a card of a table
+        rank); False when the walk reaches its end."""
+        if self.attack_count >= self.cap:
+            return False
+        hands, ranks, priority = self.hands, self.rank_cards, self.priority
+        for i in range(start, len(priority)):
+            if hands[priority[i]] & ranks:
                 self.walk = i
                 self.phase = phase
                 return True
@@ -223,7 +222,12 @@ class DurakState(CardState):
     def _end_bout(self, *, taken: bool) -> None:
         """KZ-18 … KZ-22 and the C-11 limit, checked once the bout is played out."""
         d = self.defender
-        table_cards = tuple(card for e in self.table for card in (e[0], e[1]) if card >= 0)
+        played = []  # the table's cards as they lie: each attack card, then its cover
+        for e in self.table:
+            played.append(e[0])
+            if e[1] >= 0:
+                played.append(e[1])
+        table_cards = tuple(played)
         if taken:
             self.hands[d] |= self.table_mask
             self.known |= self.table_mask  # everyone saw which cards the taker picked up (KZ-23)
@@ -237,22 +241,24 @@ class DurakState(CardState):
             for seat in self.priority + [d]:
                 need = HAND - hands[seat].bit_count()
                 if need > 0:
-                    drawn = tuple(stock.pop() for _ in range(min(need, len(stock))))
+                    drawn = tuple(stock[:-need - 1:-1])  # from the top: stock[-1] first
+                    del stock[-need:]
                     for card in drawn:
                         hands[seat] |= 1 << card
                     self.log.append(("draw", seat, drawn))
                     if not stock:
                         break
         # KZ-20: with the stock empty, everyone with no cards goes out together.
+        active = self.active
         if not stock:
-            group = tuple(s for s in range(n) if self.active[s] and not hands[s])
+            group = tuple([s for s in range(n) if active[s] and not hands[s]])
             if group:
                 for s in group:
-                    self.active[s] = False
+                    active[s] = False
                 self.finishing_order.append(group)
                 self.log.append(("out", None, group))
         self.bouts += 1
-        remaining = tuple(s for s in range(n) if self.active[s])
+        remaining = tuple([s for s in range(n) if active[s]])
         if len(remaining) <= 1:  # KZ-21: the one player left is the loser; none left is a draw
             if remaining:
                 self.finishing_order.append(remaining)
@@ -289,26 +295,30 @@ class DurakState(CardState):
         return None
 
     def _generate(self) -> tuple[Action, ...]:
+        # The masks are walked lowest card first (``low = m & -m``) inline: this is the engine's hottest code.
         t, phase = self.t, self.phase
         if phase == ATTACK:  # KZ-13: same-rank sets of at most cap cards
-            hand, above, sets = self.hands[self.attacker], t.same_rank_above, t.attack[self.cap]
-            out: list[Action] = []
-            for i in bits(hand):
-                out += sets[i][hand & above[i]]
-            return tuple(out)
+            return t.attacks(self.hands[self.attacker], self.cap)
         if phase == DEFEND:  # KZ-14, KZ-15, KZ-17
-            hand = self.hands[self.defender]
-            out = []
-            for a in bits(self.open_mask):
-                row = t.defend[a]
-                out.extend(row[c] for c in bits(hand & self.beaten_by[a]))
+            hand, beaten_by, defend = self.hands[self.defender], self.beaten_by, t.defend
+            out: list[Action] = []
+            attacks = self.open_mask
+            while attacks:
+                low = attacks & -attacks
+                a = low.bit_length() - 1
+                row = defend[a]
+                m = hand & beaten_by[a]
+                while m:
+                    card = m & -m
+                    out.append(row[card.bit_length() - 1])
+                    m ^= card
+                attacks ^= low
             if self.transfer and self.open_mask.bit_count() == self.attack_count:
-                out.extend(self._transfers(hand))
+                out += self._transfers(hand)
             out.append(TAKE)
             return tuple(out)
         if phase == OFFER or phase == TAKE_THROW:  # KZ-16, KZ-17 step 1
-            hand = self.hands[self.priority[self.walk]] & self.rank_cards
-            return tuple(t.throw_in[c] for c in bits(hand)) + (PASS,)
+            return t.singles.select("throw_in", self.hands[self.priority[self.walk]] & self.rank_cards) + (PASS,)
         if phase == WITHDRAW:  # KZ-17 step 2
             return (t.withdraw[self.withdrawals[self.walk][0]], PASS)
         if phase == REDEAL:  # KZ-6: demand_redeal before pass (C-7)
@@ -334,15 +344,21 @@ class DurakState(CardState):
     def _apply(self, action: Action) -> None:
         self._legal = None
         phase, kind = self.phase, action.kind
-        seat = self.to_act
-        assert seat is not None
         code = self.t.code.get(id(action), ())
-        if phase == ATTACK:
+        if phase == ATTACK:  # the bout's first cards: the table is empty (_start_bout), the cards of one rank
+            seat = self.attacker
+            mask = 0
             for card in code:
-                self._put(card, seat, False)
+                mask |= 1 << card
+            self.hands[seat] &= ~mask
+            self.table = [[card, -1, seat, False] for card in code]
+            self.table_mask = self.open_mask = mask
+            self.rank_cards = self.t.rank_mask[code[0] % self.t.ranks]
+            self.attack_count = len(code)
             self.log.append(("attack", seat, code))
             self.phase = DEFEND
         elif phase == DEFEND:
+            seat = self.defender
             if kind == "defend":
                 a, c = code
                 for entry in self.table:
@@ -366,6 +382,7 @@ class DurakState(CardState):
                 self.log.append(("take", seat, None))
                 self._after_take(0)
         elif phase == OFFER or phase == TAKE_THROW:
+            seat = self.priority[self.walk]
             if kind == "throw_in":
                 card = code[0]
                 self._put(card, seat, True)
@@ -383,6 +400,7 @@ class DurakState(CardState):
                     self._after_take(self.walk + 1)
         elif phase == WITHDRAW:
             entry = self.withdrawals[self.walk]
+            seat = entry[2]
             if kind == "withdraw":
                 card = entry[0]
                 self.table.remove(entry)
@@ -397,6 +415,7 @@ class DurakState(CardState):
             if self.walk == len(self.withdrawals):
                 self._end_bout(taken=True)
         elif phase == REDEAL:
+            seat = self.redeal_queue[0]
             if kind == "demand_redeal":  # KZ-6: public, the same dealer deals again
                 self.log.append(("demand_redeal", seat, None))
                 self.redeals += 1

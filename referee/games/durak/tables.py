@@ -8,7 +8,8 @@ from functools import cache
 from protocol.actions import Action
 from protocol.cards import Deck
 
-from ..cards import bits
+from ..cards import CardIndex, bits
+from ..cards import tables as card_tables
 
 __all__ = ["tables"]
 
@@ -22,6 +23,7 @@ class _Tables:
         self.texts = deck.texts
         self.size = n
         self.ranks = r
+        self.low = (1 << r) - 1
         self.suit_mask = [sum(1 << (s * r + k) for k in range(r)) for s in range(4)]
         self.rank_mask = [sum(1 << (s * r + k) for s in range(4)) for k in range(r)]
         # Cards of the same suit and a higher rank than card i (KZ-3, first case).
@@ -30,14 +32,49 @@ class _Tables:
         ]
         # Cards of the same rank and a higher suit than card i: the other members of sets led by i.
         self.same_rank_above = [self.rank_mask[i % r] & ~((2 << i) - 1) for i in range(n)]
+        # KZ-3, per trump suit: a card is beaten by a higher card of its suit, and (if it is no trump) by every trump.
+        self.beaten_by = [
+            tuple(self.higher_in_suit[i] | (0 if trumps >> i & 1 else trumps) for i in range(n))
+            for trumps in self.suit_mask
+        ]
         #: The card indices of every action this deck can produce, by the action object's identity: _apply
         #: always receives one of these prebuilt objects (State.apply hands over the legal object itself).
         self.code: dict[int, tuple[int, ...]] = {}
-        self.throw_in = [self._make("throw_in", (i,)) for i in range(n)]
-        self.withdraw = [self._make("withdraw", (i,)) for i in range(n)]
+        #: The one-card actions, from the trick games' tables: ``singles.select("throw_in", mask)`` lists the
+        #: throw-ins of a set of cards in four look-ups.
+        self.singles = card_tables(deck, ("throw_in", "withdraw"))
+        self.throw_in = self._register(self.singles.by_card["throw_in"])
+        self.withdraw = self._register(self.singles.by_card["withdraw"])
         self.defend = [[self._make("defend", (a, c)) for c in range(n)] for a in range(n)]
         self.attack = self._sets("attack")
         self.transfer = self._sets("transfer")
+        #: The one-card attacks (the same objects as in :attr:`attack`), by sets of cards.
+        self.single_attacks = CardIndex([self.attack[1][i][0][0] for i in range(n)], r)
+
+    def attacks(self, hand: int, cap: int) -> tuple[Action, ...]:
+        """KZ-13: the same-rank sets of at most ``cap`` (≥ 1) cards of ``hand``, in canonical order (C-7).
+
+        Every card of the hand is a one-card attack; a card that has cards of its rank in higher suits also leads
+        the sets made with them, right after its own one-card attack (C-7: a set comes before the sets it is a
+        prefix of). So the list is the one-card attacks (four look-ups), with the few leaders' sets spliced in."""
+        r = self.ranks
+        leaders = hand & (hand >> r | hand >> 2 * r | hand >> 3 * r)  # a card of the same rank in a higher suit
+        out = self.single_attacks.select(hand)
+        if not leaders or cap == 1:
+            return out
+        sets, above = self.attack[cap], self.same_rank_above
+        while leaders:  # the highest leader first, so the positions of the lower ones stay put
+            i = leaders.bit_length() - 1
+            at = (hand & ((1 << i) - 1)).bit_count()  # the position of card i's one-card attack
+            out = out[:at] + sets[i][hand & above[i]] + out[at + 1:]
+            leaders ^= 1 << i
+        return out
+
+    def _register(self, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+        """One-card actions, card i at index i, entered in :attr:`code`."""
+        for i, action in enumerate(actions):
+            self.code[id(action)] = (i,)
+        return actions
 
     def _make(self, kind: str, indices: tuple[int, ...]) -> Action:
         action = Action(kind, tuple(self.deck.cards[i] for i in indices))
