@@ -1,4 +1,8 @@
-"""How much stronger is ``heuristic`` than ``random``? Plays fixed-seed games through the referee's runner.
+"""How much stronger is ``heuristic`` than ``random``, and ``ismcts`` than ``heuristic``?
+
+Two modes. The default (``heuristic`` against ``random``) plays fixed-seed games through the referee's runner.
+``--ismcts`` measures ``ismcts`` against ``heuristic`` with the project's own SPRT (``referee tournament sprt``,
+duplicate deals: docs/TOURNAMENTS.md), see below.
 
 For every game the heuristic plays and every seat count asked for:
 
@@ -11,14 +15,30 @@ For every game the heuristic plays and every seat count asked for:
 
     python benchmarks/strength.py --games 2000                    # every game, its default seat counts
     python benchmarks/strength.py --game durak --seats 2 3 -o transfer=true
+
+``--ismcts DIR``: for every game and seat count asked for, ``referee tournament sprt GAME -c ismcts:ms=MS -B heuristic``
+(with two seats the two play each other in game pairs; with more, both sit against a field of ``heuristic``: in a
+team game the field is the partner too) at ``--ms`` per move (default 100), to a decision (H0 elo 0, H1 elo
+``--elo1``) or ``--max-games`` (default 400), the database of each in DIR (``GAME-SEATS-MSms.db``): run it again with
+the same DIR and it goes on where it stopped, or only prints what is stored. It prints the table: games, the share of
+the candidate's games it finished first (and the baseline's on the same deals), its mean place, the Elo difference
+with its 95 % interval and the decision, and the playouts per move (from a few in-process games of ``ismcts``
+against ``heuristic`` after the test, as the workers cannot report them). ``--sweep`` does the same for 25, 50,
+100, 200 and 400 ms in the one game and seat count given. A full run takes hours on two cores: run it piecewise.
+
+    python benchmarks/strength.py --ismcts runs/ --game durak --seats 2
+    python benchmarks/strength.py --ismcts runs/ --game durak --seats 2 --sweep --max-games 200
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tabulate import tabulate
 
@@ -76,6 +96,81 @@ def run(game: Game, seats: int, games: int, first_seed: int, options: dict[str, 
     return stats
 
 
+SWEEP_MS = (25, 50, 100, 200, 400)
+
+
+def sprt(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace) -> dict[str, object]:
+    """One ``referee tournament sprt`` of ``ismcts:ms=MS`` against ``heuristic`` (resumed if its db exists) and what
+    its stored games say: a row of the table as a dict."""
+    db = folder / f"{game}-{seats}-{ms}ms.db"
+    command = [sys.executable, "-m", "referee", "tournament", "sprt", game, "-c", f"ismcts:ms={ms}",
+               "-B", "heuristic", "--seats", str(seats), "--elo1", str(args.elo1), "--max-games",
+               str(args.max_games), "--workers", str(args.workers), "--db", str(db), "--seed", str(args.seed),
+               "--json", *[f"--option={o}" for o in args.option]]
+    if seats > 2:
+        command += ["-f", "heuristic"] * (seats - 1)
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{game} {seats} seats: {' '.join(command[1:])} failed: {done.stderr.strip()[-500:]}")
+    outcome = json.loads(done.stdout)
+    listed = subprocess.run([sys.executable, "-m", "referee", "tournament", "games", str(db), "--json"],
+                            capture_output=True, text=True, check=True)
+    mine: list[tuple[int, int]] = []  # (place, best place) of the candidate's and the baseline's seat
+    theirs: list[tuple[int, int]] = []
+    for row in json.loads(listed.stdout)["games"]:
+        candidate = ".c" in row["key"]  # keys d{deal}.c{seat} and d{deal}.b{seat}
+        seat = row["bots"].index(outcome["candidate" if candidate else "baseline"])
+        (mine if candidate else theirs).append((row["places"][seat], min(row["places"])))
+    low, high = outcome["elo_interval"]  # type: ignore[misc]
+    return {"game": game, "seats": seats, "ms": ms, "games": outcome["games"],
+            "first": sum(p == b for p, b in mine) / max(1, len(mine)),
+            "baseline first": sum(p == b for p, b in theirs) / max(1, len(theirs)),
+            "mean place": sum(p for p, _ in mine) / max(1, len(mine)),
+            "elo": outcome["elo"], "low": low, "high": high, "decision": outcome["decision"],
+            "seconds": time.perf_counter() - started}
+
+
+def playouts_per_move(game: Game, seats: int, ms: int, options: dict[str, str], games: int = 2) -> float:
+    """Iterations per searched move of ``ismcts`` at ``ms``, in a few in-process games against ``heuristic``."""
+    from bots.heuristic import HeuristicBot
+    from referee.ismcts import IsmctsBot
+
+    iterations = moves = 0
+    for i in range(games):
+        me = IsmctsBot(ms=ms)
+        bots: list[Bot] = [HeuristicBot() for _ in range(seats)]
+        bots[i % seats] = me
+        play_game(game, bots, seed=10_000 + i, options=options)
+        iterations += me.iterations
+        moves += me.searched
+    return iterations / max(1, moves)
+
+
+def ismcts_table(args: argparse.Namespace) -> None:
+    folder = Path(args.ismcts)
+    folder.mkdir(parents=True, exist_ok=True)
+    registry = load_registry()
+    options = dict(pair.split("=", 1) for pair in args.option)
+    budgets = SWEEP_MS if args.sweep else (args.ms,)
+    rows = []
+    for game_id in args.game or sorted(g for g in registry.games if registry.bot("ismcts").supports(g)):
+        game = registry.game(game_id)
+        allowed = range(game.min_seats, game.max_seats + 1)
+        for seats in [k for k in args.seats or (2, 3, 4) if k in allowed]:
+            for ms in budgets:
+                row = sprt(folder, game_id, seats, ms, args)
+                row["playouts"] = playouts_per_move(game, seats, ms, options)
+                rows.append(row)
+                print(f"{game_id} {seats} seats {ms} ms: {row['games']} games, {row['decision']}, "
+                      f"{row['seconds']:.0f} s", file=sys.stderr, flush=True)
+    print(tabulate([[r["game"], r["seats"], r["ms"], r["games"], f"{r['first']:.1%}", f"{r['baseline first']:.1%}",
+                     f"{r['mean place']:.2f}", f"{r['elo']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]",
+                     r["decision"], f"{r['playouts']:.0f}"] for r in rows],
+                   headers=["game", "seats", "ms", "games", "ismcts first", "heuristic first", "ismcts mean place",
+                            "Elo (95% CI)", "SPRT", "playouts/move"], disable_numparse=True))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per game and seat count (default 2000)")
@@ -83,7 +178,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, nargs="+", help="seat counts (default: 2, 3 and 4 where allowed)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("-o", "--option", action="append", default=[], help="a game option KEY=VALUE")
+    parser.add_argument("--ismcts", metavar="DIR", help="ismcts against heuristic by SPRT, databases in DIR")
+    parser.add_argument("--ms", type=int, default=100, help="--ismcts: ismcts's time per move (default 100)")
+    parser.add_argument("--sweep", action="store_true", help="--ismcts: at 25, 50, 100, 200 and 400 ms")
+    parser.add_argument("--max-games", type=int, default=400, help="--ismcts: games at most (default 400)")
+    parser.add_argument("--elo1", type=float, default=50.0, help="--ismcts: the SPRT's H1 (default 50)")
+    parser.add_argument("--workers", type=int, default=1, help="--ismcts: worker processes (default 1)")
     args = parser.parse_args(argv)
+    if args.ismcts:
+        ismcts_table(args)
+        return
     registry = load_registry()
     entry = registry.bot("heuristic")
     options = dict(pair.split("=", 1) for pair in args.option)

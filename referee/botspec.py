@@ -4,6 +4,10 @@
 - ``cmd:COMMAND ARGS``: a program, split like a shell would (``shlex``) and run without a shell;
 - a path to an executable file: ``./mybot``, ``bots/examples/js/bot.js`` (if executable).
 
+A registered bot that takes settings of its own (its factory lists them in a ``settings`` mapping, key → meaning) is
+given them after a colon, as comma-separated ``KEY=VALUE`` words: ``ismcts:ms=50,iterations=400``; the factory is
+called with them as keyword texts and refuses a bad value with a :class:`~referee.errors.ConfigError`.
+
 Any of them may carry settings of its own in a bracketed prefix of ``KEY=VALUE`` words (values with spaces quoted as
 a shell would): ``[name=v7 move-time=500 time-bank=2000 cwd=bots/v7] cmd:python3 bot.py`` (docs/CLI.md, "Bot
 SPECs"). The SPEC string, prefix included, is what a tournament stores, so its settings come back on resume.
@@ -59,6 +63,8 @@ class BotSpec:
     #: a person at the terminal (a registered bot whose class says ``interactive = True``, like ``human``,
     #: docs/HUMAN.md): not under the clock, and refused where nobody sits at the terminal (:func:`refuse_interactive`)
     interactive: bool = False
+    #: a registered bot's own settings (``ismcts:ms=50`` → (("ms", "50"),)), given to its factory as keywords
+    settings: tuple[tuple[str, str], ...] = ()
 
     @property
     def display_name(self) -> str:
@@ -76,7 +82,7 @@ class BotSpec:
         sandboxed and have no wire."""
         time = self.time_control(time)
         if self.argv is None:  # in-process: the same clock as a program bot (docs/PROTOCOL.md section 8)
-            made = registry.bot(self.name).factory()
+            made = registry.bot(self.name).factory(**dict(self.settings))
             bot = made if self.interactive else Clocked(made, time=time)  # a person is not timed
             if self.given_name is not None:
                 bot.name = self.given_name
@@ -93,7 +99,8 @@ class BotSpec:
     def identity(self) -> tuple[object, ...]:
         """What makes two SPECs the same entrant (self-play): the same bot, started the same way, under the same
         settings, whatever the spelling (``./bot`` and ``bot``)."""
-        return (self.argv if self.argv is not None else self.name, self.cwd, self.move_time_ms, self.time_bank_ms)
+        return (self.argv if self.argv is not None else self.name, self.settings, self.cwd, self.move_time_ms,
+                self.time_bank_ms)
 
 
 def parse_spec(spec: str, registry: Registry) -> BotSpec:
@@ -110,12 +117,15 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
         if not argv:
             raise ConfigError(f"bot {spec!r}: 'cmd:' needs a command, like 'cmd:python3 mybot.py'")
         return _with_settings(BotSpec(spec, _display_name(argv), tuple(argv)), settings, spec)
-    if rest in registry.bots:
+    name, colon, own = rest.partition(":")
+    if name in registry.bots:
         if cwd is not None:
-            raise ConfigError(f"bot {spec!r}: cwd= is for programs, and {rest!r} runs inside the referee")
-        entry = registry.bots[rest]
+            raise ConfigError(f"bot {spec!r}: cwd= is for programs, and {name!r} runs inside the referee")
+        entry = registry.bots[name]
         interactive = getattr(entry.factory, "interactive", False) is True
-        return _with_settings(BotSpec(spec, rest, None, entry.games, interactive=interactive), settings, spec)
+        bot_settings = _bot_settings(entry.factory, name, own, spec) if colon else ()
+        return _with_settings(BotSpec(spec, name, None, entry.games, interactive=interactive,
+                                      settings=bot_settings), settings, spec)
     path = where / rest
     if os.sep in rest or path.exists():
         if not path.is_file():
@@ -126,6 +136,31 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
     known = ", ".join(sorted(registry.bots)) or "none"
     raise ConfigError(f"unknown bot {spec!r}: not a registered bot ({known}), not 'cmd:COMMAND', "
                       f"and no such file")
+
+
+def _bot_settings(factory: object, name: str, text: str, spec: str) -> tuple[tuple[str, str], ...]:
+    """A registered bot's own settings after the colon of ``NAME:KEY=VALUE,…``, checked against the keys its factory
+    lists (``factory.settings``) and by making the bot once with them (its factory's :class:`ConfigError`)."""
+    keys = getattr(factory, "settings", None)
+    if not isinstance(keys, dict) or not keys:
+        raise ConfigError(f"bot {spec!r}: {name!r} takes no settings (a registered bot is named without ':')")
+    pairs: list[tuple[str, str]] = []
+    for word in text.split(","):
+        key, eq, value = word.strip().partition("=")
+        if not eq or not key:
+            raise ConfigError(f"bot {spec!r}: the setting {word.strip()!r} is not KEY=VALUE "
+                              f"(like '{name}:{next(iter(keys))}=VALUE'; keys: {', '.join(keys)})")
+        if key not in keys:
+            raise ConfigError(f"bot {spec!r}: {name!r} has no setting {key!r} (its settings: {', '.join(keys)})")
+        if any(key == k for k, _ in pairs):
+            raise ConfigError(f"bot {spec!r}: {key}= is given twice")
+        pairs.append((key, value.strip()))
+    try:
+        assert callable(factory)
+        factory(**dict(pairs))
+    except ConfigError as exc:
+        raise ConfigError(f"bot {spec!r}: {exc}") from None
+    return tuple(pairs)
 
 
 def _split_prefix(spec: str) -> tuple[dict[str, str], str]:
@@ -190,7 +225,7 @@ def _with_settings(parsed: BotSpec, settings: dict[str, str], spec: str) -> BotS
                           f"spaces at either end")
     cwd = settings.get("cwd")
     return BotSpec(spec, parsed.name, parsed.argv, parsed.registered_games, interactive=parsed.interactive,
-                   given_name=name, move_time_ms=_ms(settings, "move-time", 1, spec),
+                   settings=parsed.settings, given_name=name, move_time_ms=_ms(settings, "move-time", 1, spec),
                    time_bank_ms=_ms(settings, "time-bank", 0, spec),
                    cwd=os.path.abspath(cwd) if cwd is not None else None)
 

@@ -28,7 +28,7 @@ __all__ = ["DEFAULT_PLUGINS", "BotEntry", "CommandEntry", "GameEntry", "Registry
            "make_plugin_manager"]
 
 #: The built-in plugins, registered through the same hooks as third-party ones.
-DEFAULT_PLUGINS = ("referee.games.plugin", "bots.plugin", "tournaments.plugin")
+DEFAULT_PLUGINS = ("referee.games.plugin", "bots.plugin", "referee.ismcts.plugin", "tournaments.plugin")
 
 
 @dataclass(frozen=True)

@@ -293,11 +293,13 @@ def _shebang(program: str, cwd: str, path: str, depth: int) -> list[str]:
 
 @functools.cache
 def _sdk_folders() -> list[str]:
-    """The referee's SDK (``protocol``) and built-in bots (``bots``): Python bots may import them."""
+    """The referee's SDK (``protocol``), built-in bots (``bots``) and engine (``referee``: the program ``python -m
+    referee.ismcts`` searches with it, docs/ISMCTS.md): Python bots may import them, read-only."""
     import bots
     import protocol
+    import referee
 
-    return [os.path.dirname(os.path.realpath(m.__file__ or "")) for m in (protocol, bots)]
+    return [os.path.dirname(os.path.realpath(m.__file__ or "")) for m in (protocol, bots, referee)]
 
 
 @functools.cache

@@ -1,0 +1,136 @@
+"""``ismcts``: the Bot that searches (:mod:`.search`) over the worlds of its own view (docs/ISMCTS.md).
+
+It keeps the observations of the current game as it was given them (``Decision.observation``, each with the events
+since its previous decision: exactly the :data:`referee.engine.View` of the seat) and asks the game for the worlds
+that fit them (:meth:`referee.engine.Game.worlds`) once per decision. It never sees the real state: it is a bot
+behind :class:`protocol.bot.Bot` like any other, in-process or as a program (``python -m referee.ismcts``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from protocol.actions import Action
+from protocol.bot import BotBase, Decision, GameInfo
+
+from ..engine import Game
+from ..errors import ConfigError
+from .search import search
+
+__all__ = ["IsmctsBot", "Settings", "SETTINGS", "builtin_games"]
+
+#: The settings of ``ismcts`` (``ismcts:ms=50,iterations=0`` in a SPEC, docs/CLI.md "A registered bot's settings";
+#: ``--ms`` … for the program): key → what it means.
+SETTINGS: dict[str, str] = {
+    "ms": "time budget per move, ms (0: none; then iterations= must be set)",
+    "iterations": "iterations (playouts) per move at most (0: no limit; then ms= must be set)",
+    "c": "the UCB1 exploration constant",
+    "epsilon": "playouts: the share of random actions; the others are MAST's best (1: random playouts)",
+    "pool": "worlds drawn per move at most, the k-th at iteration k², the other iterations play on copies (0: a new "
+            "world every iteration)",
+}
+_MAX_MS = 600_000
+_MAX_ITERATIONS = 10**8
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The budget and the search's constants (docs/ISMCTS.md)."""
+
+    ms: int = 100
+    iterations: int = 0
+    c: float = 0.7
+    epsilon: float = 1.0
+    pool: int = 64
+
+    @classmethod
+    def parse(cls, given: Mapping[str, object]) -> Settings:
+        """Settings from ``KEY=VALUE`` texts (or numbers); :class:`ConfigError` in one line for a bad key or value."""
+        values: dict[str, Any] = {}
+        for key, value in given.items():
+            if key not in SETTINGS:
+                raise ConfigError(f"ismcts has no setting {key!r} (its settings: {', '.join(SETTINGS)})")
+            text = str(value).strip()
+            if key in ("c", "epsilon"):
+                try:
+                    number = float(text)
+                except ValueError:
+                    number = -1.0
+                top = 100 if key == "c" else 1
+                if not 0 <= number <= top:
+                    raise ConfigError(f"ismcts: {key}= takes a number from 0 to {top}, got {value!r}")
+                values[key] = number
+                continue
+            top = {"ms": _MAX_MS, "iterations": _MAX_ITERATIONS, "pool": 10_000}[key]
+            if not (text.isascii() and text.isdigit()) or int(text) > top:
+                raise ConfigError(f"ismcts: {key}= takes a whole number from 0 to {top}, got {value!r}")
+            values[key] = int(text)
+        settings = replace(cls(), **values)
+        if settings.ms == 0 and settings.iterations == 0:
+            raise ConfigError("ismcts: ms=0 and iterations=0 leave the search without a budget: set one of them")
+        return settings
+
+
+@cache
+def builtin_games() -> dict[str, Game]:
+    """The built-in games by id (those of :mod:`referee.games.plugin`): the games ``ismcts`` is registered for."""
+    from ..games.durak import Durak, Kazaki
+    from ..games.koroli import Koroli, Koroli52
+    from ..games.kozel import Kozel, KozelHvaleny, KozelNN
+
+    return {g.id: g for g in (Durak(), Kazaki(), Koroli(), Koroli52(), Kozel(), KozelHvaleny(), KozelNN())}
+
+
+class IsmctsBot(BotBase):
+    """Information Set MCTS over sampled worlds; ``settings`` as in :data:`SETTINGS` (texts or numbers).
+    ``find_game`` turns a game id into its :class:`~referee.engine.Game` (default: the built-in games)."""
+
+    name = "ismcts"
+    #: the keys a SPEC may set (``ismcts:ms=50``), read by referee.botspec
+    settings = SETTINGS
+
+    def __init__(self, find_game: Callable[[str], Game] | None = None, **settings: object) -> None:
+        self.config = Settings.parse(settings)
+        self._find = find_game or (lambda game_id: builtin_games()[game_id])
+        self.rng = random.Random(0)
+        self.game: Game | None = None
+        self.view: list[dict[str, Any]] = []
+        #: per game: moves searched, their iterations and seconds (the benchmarks read them)
+        self.searched = 0
+        self.iterations = 0
+        self.seconds = 0.0
+
+    def new_game(self, info: GameInfo) -> None:
+        super().new_game(info)
+        self.rng = random.Random(info.bot_seed)
+        self.game = self._find(info.game)
+        self.view = []
+        self.searched = self.iterations = 0
+        self.seconds = 0.0
+
+    def act(self, decision: Decision) -> Action:
+        began = time.perf_counter()
+        self.view.append(decision.observation)  # every observation, forced or not: the view is all of them
+        legal = decision.legal
+        if len(legal) == 1:
+            return legal[0]
+        assert self.game is not None, "act before new_game"
+        info = self.info
+        worlds = self.game.worlds(info.seats, info.seat, self.view, info.options)
+        config = self.config
+        left = max(config.ms / 1000 - (time.perf_counter() - began), 1e-6) if config.ms else 0.0
+        outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
+                         exploration=config.c, pool=config.pool, teams=info.teams,
+                         epsilon=config.epsilon)
+        self.searched += 1
+        self.iterations += outcome.iterations
+        self.seconds += outcome.seconds
+        for action in legal:
+            if action.text == outcome.text:
+                return action
+        return legal[0]  # pragma: no cover - the search only chooses among legal

@@ -1,0 +1,175 @@
+"""Single-observer Information Set MCTS (SO-ISMCTS; Cowling, Powley and Whitehouse 2012) over sampled worlds.
+
+One tree, its nodes keyed by action text: the searching seat's information sets at the root, and below it the
+actions of every seat as they were played in the worlds drawn so far. Each iteration takes a new determinization (a
+world of :meth:`referee.engine.Worlds.sample`, or a copy of one from a small pool drawn once per move), walks the
+tree with UCB1 over the actions legal in *this* world (the availability count of a child is how often it was legal
+when its parent was reached, so rarely-legal actions are not under-explored), expands one untried action, plays on
+with uniformly random legal actions to the end of the game and backs the rewards up: each node gets the reward of
+the seat that played its action (multi-player ISMCTS: every seat plays for itself, partners for their team). The
+move is the root's most visited legal action. Nothing here sees the real game: only worlds and the engine API.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from protocol.actions import Action
+
+from ..engine import State, Worlds
+
+__all__ = ["Node", "Outcome", "rewards_of", "search"]
+
+
+class Node:
+    """A tree node: the action that led here was played by ``seat``; ``total`` sums that seat's rewards."""
+
+    __slots__ = ("children", "visits", "avail", "total", "seat")
+
+    def __init__(self, seat: int) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.seat = seat
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A search's choice (its text), the iterations (playouts) it ran, its time and the root's visit counts."""
+
+    text: str
+    iterations: int
+    seconds: float
+    visits: dict[str, int]
+
+
+def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> list[float]:
+    """Each seat's reward from the places (C-10): (seats − place) / (seats − 1), 1 for first and 0 for last; in a team
+    game every seat gets its team's mean, so partners want the same thing."""
+    n = len(places)
+    scale = 1.0 / (n - 1) if n > 1 else 1.0
+    rewards = [(n - p) * scale for p in places]
+    if teams:
+        for team in teams:
+            mean = sum(rewards[s] for s in team) / len(team)
+            for s in team:
+                rewards[s] = mean
+    return rewards
+
+
+def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float, iterations: int,
+           exploration: float, pool: int, teams: Sequence[Sequence[int]] | None, epsilon: float = 1.0,
+           clock: Callable[[], float] = time.perf_counter) -> Outcome:
+    """Search the decision whose legal actions are ``legal`` (the same in every world) for at most ``seconds``
+    (0: no limit) and ``iterations`` (0: no limit; one of them must be set), with UCB1's ``exploration`` constant.
+    ``pool`` > 0: the k-th world is drawn at iteration k² (so n iterations play on about √n worlds, at most
+    ``pool``), the other iterations play on a copy of one drawn before, in turn; 0: a world is drawn for every
+    iteration (sampling a world costs far more than copying one: docs/ISMCTS.md). ``epsilon`` < 1: MAST playouts
+    (that share of random actions, the others the best mean reward of the seat's action so far); 1: random ones.
+    ``rng`` drives everything: at a fixed iteration budget, the same ``rng`` state gives the same choice."""
+    start = clock()
+    deadline = start + seconds if seconds > 0 else math.inf
+    limit = iterations if iterations > 0 else math.inf
+    root = Node(-1)
+    drawn: list[State] = []
+    rand = rng.random
+    log, sqrt = math.log, math.sqrt
+    seats = 0
+    mast: list[dict[str, list[float]]] = []  # per seat: action text -> [reward total, count] over all playouts
+    done = 0
+    while done < limit and (done == 0 or clock() < deadline):
+        if pool > 0 and (len(drawn) >= pool or len(drawn) ** 2 > done):
+            state = drawn[done % len(drawn)].clone()  # type: ignore[attr-defined]
+        else:  # the k-th world is drawn at iteration k² (at most pool), or every time without a pool
+            state = worlds.sample(rng)
+            if pool > 0:
+                if not hasattr(state, "clone"):
+                    pool = 0  # a game without copies: a fresh world every time
+                else:
+                    drawn.append(state)
+                    state = state.clone()
+        if not mast:
+            seats = state.seats
+            mast = [{} for _ in range(seats)]
+        node = root
+        path = [root]
+        played: list[tuple[int, str]] = []
+        # selection and expansion: down the tree while every legal action of this world has a child
+        while True:
+            actions = state.legal_actions()
+            if not actions:
+                break
+            children = node.children
+            untried = [a for a in actions if a.text not in children]
+            if untried:
+                action = untried[int(rand() * len(untried))]
+                child = Node(state.to_act)  # type: ignore[arg-type]
+                children[action.text] = child
+                for a in actions:  # availability: the others were legal here too
+                    other = children[a.text] if a is not action and a.text in children else None
+                    if other is not None:
+                        other.avail += 1
+                played.append((child.seat, action.text))
+                state.apply(action)
+                path.append(child)
+                break
+            best = None
+            best_score = -1.0
+            for a in actions:
+                child = children[a.text]
+                child.avail += 1
+                score = child.total / child.visits + exploration * sqrt(log(child.avail) / child.visits)
+                if score > best_score:
+                    best, best_score = a, score
+            assert best is not None
+            node = children[best.text]
+            played.append((node.seat, best.text))
+            state.apply(best)
+            path.append(node)
+        # playout: uniformly random legal actions to the end
+        actions = state.legal_actions()
+        if epsilon >= 1.0:
+            while actions:
+                state.apply(actions[int(rand() * len(actions))])
+                actions = state.legal_actions()
+        else:  # MAST: mostly the action with the best mean reward for its seat so far, else a random one
+            while actions:
+                mover = state.to_act
+                if len(actions) == 1:
+                    action = actions[0]
+                elif rand() < epsilon:
+                    action = actions[int(rand() * len(actions))]
+                else:
+                    values = mast[mover]  # type: ignore[index]
+                    action = actions[0]
+                    best_value = -1.0
+                    for a in actions:
+                        stat = values.get(a.text)
+                        value = stat[0] / stat[1] if stat is not None else 1.0
+                        if value > best_value:
+                            action, best_value = a, value
+                played.append((mover, action.text))  # type: ignore[arg-type]
+                state.apply(action)
+                actions = state.legal_actions()
+        rewards = rewards_of(state.result().places, teams)
+        for visited in path:
+            visited.visits += 1
+            if visited.seat >= 0:
+                visited.total += rewards[visited.seat]
+        if epsilon < 1.0:
+            for mover, text in played:
+                stat = mast[mover].get(text)
+                if stat is None:
+                    mast[mover][text] = [rewards[mover], 1.0]
+                else:
+                    stat[0] += rewards[mover]
+                    stat[1] += 1.0
+        done += 1
+    visits = {a.text: root.children[a.text].visits for a in legal if a.text in root.children}
+    text = max(visits, key=lambda t: (visits[t], root.children[t].total)) if visits else legal[0].text
+    return Outcome(text, done, clock() - start, visits)
