@@ -113,7 +113,10 @@ class FrameDecoder:
             obj = msgpack.unpackb(data, **self._limits)
         except Exception:  # noqa: BLE001 - decoded again by the streaming path, which says what is wrong
             return None
-        return obj if type(obj) is dict and not too_deep(obj) else None
+        if type(obj) is not dict:
+            return None
+        flat = _SCALARS.issuperset(map(type, obj.values()))  # a reply's values are scalars: one level, not too deep
+        return obj if flat or not too_deep(obj) else None
 
     def _feed(self, data: bytes | memoryview) -> None:
         try:
@@ -129,7 +132,7 @@ class FrameDecoder:
         that runs out of data resumes where it stopped at the next feed: the frame begins where the last one ended,
         at ``_held_at``."""
         unpacker, held = self._unpacker, self._held
-        while True:
+        while held:  # nothing held: no skip() to fail (its OutOfData would cost more than the frame's split)
             try:
                 unpacker.skip()
             except msgpack.OutOfData:
@@ -141,8 +144,12 @@ class FrameDecoder:
             if size > self.max_frame:
                 raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}",
                                         kind=FaultKind.OVERSIZED)
-            frame = bytes(held[:size])
-            del held[:size]
+            if size == len(held):  # the usual read: one whole frame, copied once
+                frame = bytes(held)
+                held.clear()
+            else:
+                frame = bytes(held[:size])
+                del held[:size]
             self._held_at += size
             frames.append(self._split(frame))
             self.sizes.append(size)
