@@ -10,7 +10,10 @@ Measured in one run, on the same machine:
     on a 1 KB frame): the definition of (a) before issue 15's profile, printed for comparison with earlier figures;
 (b) the referee's wall-clock per decision playing durak (2 seats) against two subprocess ``random`` bots
     (``python -m bots.random``, the Python SDK), everything included: the engine, the observation, building and
-    encoding the request, the pipes, the bot's decoding, choice and reply, decoding the reply, applying it.
+    encoding the request, the pipes, the bot's decoding, choice and reply, decoding the reply, applying it;
+(c) what pinning can save (issue 15's pinned workers): a 1-byte round trip through a pipe to a process that only
+    writes the byte back, both on one core, on two different cores, and unpinned, interleaved, the best of three;
+    from it, how much faster (b) can be pinned than unpinned at most.
 
 "The referee's cost per decision" is (b), and the ratio the issue targets is (b)/(a): wall clock per decision
 over wall clock per raw round trip. To show where (b) goes, the CPU time of each process is printed per decision
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -163,6 +167,53 @@ def measure(games: int, frames: int, rounds: int) -> tuple[Echo, Echo, Games, li
     return raw, checked, played, starts
 
 
+#: (c)'s other side: writes back each byte it reads, one read and one write per round trip, nothing else
+PONG = "import os\nwhile os.write(1, os.read(0, 1)):\n    pass\n"
+
+
+def wake_ups(round_trips: int) -> dict[str, float] | None:
+    """(c): seconds per 1-byte round trip through a pipe to a process that only writes the byte back, with both
+    processes on one core, on two different cores, and free to run anywhere (as this process may): the cost of the
+    wake-ups themselves, which is all that pinning can save. None where a process cannot be pinned, or with one core
+    (this process, started with ``taskset -c 0``, may still place itself and the other on any core of the machine)."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    mine = os.sched_getaffinity(0)
+    cores = sorted(os.sched_getaffinity(os.getppid()) | mine)
+    try:
+        os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+        cores = sorted(os.sched_getaffinity(0))
+    except OSError:
+        pass
+    if len(cores) < 2:
+        os.sched_setaffinity(0, mine)
+        return None
+    pong = subprocess.Popen([sys.executable, "-c", PONG], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    assert pong.stdin and pong.stdout
+    fd_in, fd_out = pong.stdin.fileno(), pong.stdout.fileno()
+    placements = {"one core": ({cores[0]}, {cores[0]}), "two cores": ({cores[0]}, {cores[1]}),
+                  "unpinned": (set(cores), set(cores))}
+    times: dict[str, float] = {name: float("inf") for name in placements}
+    try:
+        for _ in range(3):  # interleaved, the best of three: the least disturbed by other load
+            for name, (here, there) in placements.items():
+                os.sched_setaffinity(0, here)
+                os.sched_setaffinity(pong.pid, there)
+                os.write(fd_in, b"x")
+                os.read(fd_out, 1)
+                start = time.perf_counter()
+                for _ in range(round_trips):
+                    os.write(fd_in, b"x")
+                    os.read(fd_out, 1)
+                times[name] = min(times[name], (time.perf_counter() - start) / round_trips)
+    finally:
+        os.sched_setaffinity(0, mine)
+        pong.stdin.close()
+        pong.wait(5)
+        pong.stdout.close()
+    return times
+
+
 def _us(seconds: float | None) -> str:
     return "   n/a" if seconds is None else f"{seconds * 1e6:6.1f}"
 
@@ -195,6 +246,16 @@ def main() -> None:
               f"the referee alone against the main side of (a): {referee / raw_own:.2f}")
     print(f"bot processes started for {played.seed} games: {sum(starts)} ({' + '.join(map(str, starts))}, "
           f"one per bot)")
+    wake = wake_ups(max(1000, args.echo // 4))
+    if wake is not None:
+        one, two, free = wake["one core"], wake["two cores"], wake["unpinned"]
+        print(f"(c)  1-byte pipe round trip to a process that only answers (the wake-ups alone): {_us(one).strip()} "
+              f"µs on one core, {_us(two).strip()} µs across two cores, {_us(free).strip()} µs unpinned (best of 3)")
+        saved, crossed = (per_decision + free - one) / per_decision, (per_decision + two - one) / per_decision
+        print(f"     pinned against unpinned saves {_us(free - one).strip()} µs a round trip: (b)'s decision of "
+              f"{_us(per_decision).strip()} µs (one round trip) is at most {saved:.2f}× faster pinned; were every "
+              f"unpinned round trip to cross cores (+{_us(two - one).strip()} µs), at most {crossed:.2f}×")
+
 
 if __name__ == "__main__":
     main()
