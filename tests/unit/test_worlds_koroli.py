@@ -181,6 +181,50 @@ def test_kr_12_the_kings_levy_is_the_highest_trump_of_the_peasants_dealt_hand_in
         assert (dealt & trumps).bit_length() - 1 == took
 
 
+def test_kr_12_kr_13_the_prince_shown_the_peasants_hand_knows_it_and_the_others_know_he_had_no_trump() -> None:
+    """Seed 5 reaches a free levy (the Peasant has no trump after the King's): the Prince chooses with the Peasant's
+    hand shown (an observation field, KR-18); after his take and give, his worlds hold that hand (less his take, plus
+    his give) at the Peasant, and in everyone's worlds the Peasant held no trump when the Prince levied."""
+    choice: list[tuple[dict[str, Any], int]] = []
+
+    def after_free_levy(state: Any, action: Action) -> bool:
+        if state.phase == 1 and not choice:  # levy_take: the Prince's view then, as the runner sends it
+            choice.append((state.observe(state.to_act), state.log_size))
+        return state.phase == 2 and bool(choice)  # his give: the play begins after it
+
+    state = play_to(KR, 4, 5, after_free_levy)
+    king, prince, soldier, peasant = state._role_order()
+    assert state.phase == 0 and choice[0][0]["peasant_hand"] and choice[0][0]["seat"] == prince
+    view = [choice[0][0], state.observe(prince, choice[0][1])]
+    worlds = KR.worlds(4, prince, view)
+    rng = random.Random(1)
+    for _ in range(20):
+        w = worlds.sample(rng)
+        assert w.observe(prince, 0) == state.observe(prince, 0)
+        assert w.hands[peasant] == state.hands[peasant]
+    trumps = suit_cards(state, state.trump)
+    for seat in (king, soldier):
+        worlds_seen = worlds_of(KR, state, seat, 20)
+        assert len({w.hands[peasant] for w in worlds_seen}) > 1  # the Prince's knowledge is not theirs
+        for w in worlds_seen:
+            levy = next(k for k, e in enumerate(w.log) if k > w.relabel_from and e[0] == "levy" and e[1] == prince)
+            took = w.log[levy][2][1]
+            gave = next(e[2][1] for e in w.log[levy:] if e[0] == "give" and e[1] == prince)
+            assert not (w.hands[peasant] | 1 << took) & ~(1 << gave) & trumps  # no trump when he levied
+
+
+def test_kr_13_while_the_prince_chooses_freely_everyone_knows_the_peasant_holds_no_trump() -> None:
+    state = play_to(KR, 4, 5, lambda s, a: s.phase == 2 and s.levy_taker == s._seat_of(0) and s.reign_no > 0
+                    and not (s.hands[s._seat_of(3)] & ~(1 << s.t.card_of[a])
+                             & suit_cards(s, s.trump)))  # the King's give that leaves the Peasant without a trump
+    assert state.phase == 1  # levy_take: the Prince chooses
+    king, prince, soldier, peasant = state._role_order()
+    trumps = suit_cards(state, state.trump)
+    for seat in (king, soldier):
+        for w in worlds_of(KR, state, seat, 30):
+            assert not w.hands[peasant] & trumps
+
+
 # -------------------------------------------------------------------------------------------- koroli52
 
 

@@ -13,7 +13,8 @@ exact); the shown trump card is the dealer's (KR-7, KR-11); a card handed over i
 card handed over unseen may have gone from the giver to the receiver; a hand received in a swap (K52-18) and the
 hand a seat gave away are known as wholes, and follow the public swaps. In play, a player who does not follow the led
 suit holds none of it (KR-8, K52-5), one who then does not trump holds no trump (K52-5), and a leader of trick 1 or 2
-who leads no trump holds none (KR-8, KR-14). No card moves once the play has begun, so these voids hold to the end
+who leads no trump holds none (KR-8, KR-14); while a free levy is pending (phase ``levy_take``) the Peasant holds no
+trump (KR-13). No card moves once the play has begun, so these voids hold to the end
 of the deal. The levy rules (the King gets the Peasant's highest trump; the Prince the highest remaining one, or a
 free choice when the Peasant has none; nobody gives back the card just taken) are checked when the levies are undone.
 
@@ -471,6 +472,9 @@ class KoroliWorlds(_Base):
                 for kind, _, _, shown in taken:
                     if shown is not None:
                         poss[shown] = 1 << (me if kind == "take" else peasant)
+            if self.last["phase"] == "levy_take":  # KR-12, KR-13: a free levy is pending, the Peasant has no trump
+                for c in range(deal.trump * self.ranks, (deal.trump + 1) * self.ranks):  # type: ignore[operator]
+                    poss[c] &= ~(1 << peasant)
         self._play_voids(deal, poss, KoroliState.lead_trump_tricks, KoroliState.must_trump)
         return poss
 
@@ -521,8 +525,8 @@ def _undo_levies(deal: _Deal, post: list[int], me: int, ranks: int,
                 pool &= ~(1 << tc)
             if gave is not None:
                 pool &= ~(1 << gave)
-            if trump:
-                pool &= trumps
+            if trump:  # it must be above every trump left with the Peasant
+                pool &= trumps & ~((1 << (hands[peasant] & trumps).bit_length()) - 1)
             else:
                 if hands[peasant] & trumps:
                     return None
