@@ -14,6 +14,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any
 
 import pytest
@@ -22,11 +23,11 @@ from protocol.cards import Card
 from referee.engine import Game
 from referee.errors import RecordError
 from referee.games.cards import bits
-from referee.games.kozel.base import REDEAL
+from referee.games.kozel.base import BOAST_LAY, FOLLOW_LAY, REDEAL
 from referee.games.kozel.hvaleny import KH_RULES, HvalenyState, KozelHvaleny
 from referee.games.kozel.kozel import Kozel
 from referee.games.kozel.nn import KN_QUEENS, KN_RULES, KozelNN
-from referee.testing import check_world, views
+from referee.testing import check_conservation, check_legal, check_world, steps, views
 
 KO, KH, KN = Kozel(), KozelHvaleny(), KozelNN()
 TRUMP = 4  # the effective suit of trumps (referee.games.tricks.TRUMP)
@@ -339,14 +340,47 @@ def test_a_view_that_does_not_fit_is_one_record_error_line(game: Game) -> None:
         assert "\n" not in str(caught.value)
 
 
-def test_boasting_is_not_sampled_yet() -> None:
-    """KN-20: worlds of a game with boasting are refused by name (NotImplementedError), not sampled wrongly."""
-    state = KN.new_state(4, 1, {"boasting": True}, dealer=0)
-    rng = random.Random(0)
-    while state.deal_no == 0:
-        state.apply(rng.choice(state.legal_actions()))
-    with pytest.raises(NotImplementedError, match="boasting"):
-        KN.worlds(4, 0, [state.observe(0, 0)], {"boasting": True})
+def test_kn_boasting_worlds_fit_the_view_and_keep_the_pairs_rule() -> None:
+    """KN-20, KN-24 (option ``boasting``): every world (away from an open offer, whose asked seat the view cannot
+    tell) gives the seat exactly its observation, conserves the cards and plays on legally. During the boasting the
+    boaster's face-down cards are non-trumps (step 4), and differ from the real ones in some worlds; a hand that
+    laid after m pairs kept at least 2m - 2 trumps (2m - 3 with two stacks): every pair but the last two was two
+    trumps (steps 3, 5)."""
+    opts = {"boasting": True}
+    trumps = KN_RULES.trumps
+    conservation = partial(check_conservation, deck_cards=range(36))
+    during = other_face_down = 0
+    for seed in range(3):
+        state = KN.new_state(4, seed, opts, dealer=seed % 4)
+        for _, seen in views(state, seed, 100_000, 2):
+            if state.deal_no > 3:
+                break  # deals 2 to 4: boasted
+            if state.deal_no == 0 or state.phase == REDEAL:
+                continue
+            for seat in range(4):
+                worlds = KN.worlds(4, seat, seen[seat], opts)
+                for k in range(3):
+                    world = worlds.sample(random.Random(k))
+                    check_world(state, world, seat, conservation)
+                    if state.phase not in (BOAST_LAY, FOLLOW_LAY):
+                        continue
+                    during += 1
+                    laid = {s for stack in state.stacks for s, _ in stack}
+                    for p in laid - {seat}:
+                        m = state.received[p] // 2
+                        least = 2 * m - 2 - (p != state.boaster and state.k == 2)
+                        assert (world.hands[p] & trumps).bit_count() >= least
+                    if state.boaster != seat and state.stacks:
+                        face_down = [stack[0][1] for stack in world.stacks]
+                        assert not any(trumps >> c & 1 for c in face_down)
+                        other_face_down += face_down != [stack[0][1] for stack in state.stacks]
+                play_on = worlds.sample(random.Random(seed))
+                for _ in steps(play_on, seed, 100_000):  # to the end of the next deal
+                    if play_on.deal_no > state.deal_no + 1:
+                        break
+                    conservation(play_on)
+                    check_legal(play_on)
+    assert during > 50 and other_face_down > 5, (during, other_face_down)
 
 
 # ------------------------------------------------------------------------------------------ the figures
