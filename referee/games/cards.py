@@ -85,11 +85,15 @@ class TrickTables:
         self.low = (1 << r) - 1
         self.suit_mask = [self.low << (s * r) for s in range(4)]
         self.card_of: dict[Action, int] = {}
+        #: The card of each action by the action object's identity, for ``_apply``: it always receives one of these
+        #: prebuilt objects (State.apply hands over the legal object itself), and an int key hashes in C.
+        self.card_at: dict[int, int] = {}
         self.by_card: dict[str, tuple[Action, ...]] = {}
         self.index: dict[str, CardIndex] = {}
         for kind in kinds:
             made = tuple(Action(kind, (card,)) for card in deck.cards)
             self.card_of.update((a, i) for i, a in enumerate(made))
+            self.card_at.update((id(a), i) for i, a in enumerate(made))
             self.by_card[kind] = made
             self.index[kind] = CardIndex(made, r)
 

@@ -101,16 +101,20 @@ class KingsState(TrickState):
     def _play(self, card: int) -> None:
         """The seat to play plays ``card``; a full trick goes to its winner (KR-9, K52-6: the highest trump, else
         the highest card of the led suit) and :meth:`_trick_won` follows."""
-        self._add_to_trick(self.order[self.turn], card)
-        self.turn += 1
-        if self.turn < len(self.order):
+        order, turn = self.order, self.turn
+        self._add_to_trick(order[turn], card)
+        self.turn = turn = turn + 1
+        if turn < len(order):
             return
-        winner = self.order[self._trick_winner()]
-        for c in self.trick:
-            self.taken |= 1 << c
+        trick = self.trick
+        winner = order[self._trick_winner()]
+        taken = self.taken
+        for c in trick:
+            taken |= 1 << c
+        self.taken = taken
         self.tricks[winner] += 1
         self.wins.append(winner)
-        self.log.append(("trick", winner, (len(self.wins), tuple(self.trick))))
+        self.log.append(("trick", winner, (len(self.wins), tuple(trick))))
         self.trick = []
         self._trick_won(winner)
 

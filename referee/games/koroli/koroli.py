@@ -290,7 +290,7 @@ class KoroliState(KingsState):
 
     def _apply(self, action: Action) -> None:
         self._legal = None
-        card = self.t.card_of[action]
+        card = self.t.card_at[id(action)]
         phase = self.phase
         if phase == PLAY:
             self._play(card)

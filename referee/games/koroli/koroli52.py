@@ -241,7 +241,7 @@ class Koroli52State(KingsState):
         self._legal = None
         phase, kind = self.phase, action.kind
         if phase == PLAY:
-            self._play(self.t.card_of[action])
+            self._play(self.t.card_at[id(action)])
         elif phase == EXCHANGE:
             seat = self.to_act
             assert seat is not None

@@ -100,9 +100,8 @@ class HvalenyState(TeamState):
 
     def _apply(self, action: Action) -> None:
         self._legal = None
-        seat = self.to_act
-        assert seat is not None
         if self.phase == REDEAL:
+            seat = self.queue[0]
             if action.kind == "demand_redeal":  # KH-8: public; the same dealer deals again
                 self.redeals += 1
                 self.log.append(("demand_redeal", seat, self.redeals))
@@ -110,10 +109,10 @@ class HvalenyState(TeamState):
             else:
                 self._pass_redeal(seat)
             return
-        card = self.t.card_of[action]
+        card = self.t.card_at[id(action)]
         if not self.trick:
             self.led |= 1 << self.rules.eff[card]
-        self._play_card(seat, card)
+        self._play_card(self.turn, card)
 
     def _score_catch(self, six_seat: int, queen_seat: int) -> None:
         self._award(six_seat & 1, 4, "catch")  # KH-13: 4 eyes to the team of the 6C

@@ -112,7 +112,7 @@ class KozelState(KozelTrickState):
     def _apply(self, action: Action) -> None:
         self._legal = None
         n = self.seats
-        self._add_to_trick(self.turn, self.t.card_of[action])
+        self._add_to_trick(self.turn, self.t.card_at[id(action)])
         if len(self.trick) < n:
             return
         winner = self._close_trick()

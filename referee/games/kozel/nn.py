@@ -282,7 +282,7 @@ class NNState(TeamState):
         phase = self.phase
         if phase == PLAY:
             self.ad_lead = False
-            self._play_card(seat, self.t.card_of[action])
+            self._play_card(seat, self.t.card_at[id(action)])
         elif phase == BOAST_LAY or phase == FOLLOW_LAY:
             self._lay(seat, self.lays.code[action])
         elif phase == REDEAL:
