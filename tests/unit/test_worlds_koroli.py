@@ -322,3 +322,37 @@ def test_a_view_that_does_not_fit_is_one_record_error_line() -> None:
         with pytest.raises(RecordError) as info:
             KR.worlds(4, 0, bad)
         assert "\n" not in str(info.value) and str(info.value).startswith("koroli"), (name, info.value)
+
+
+# ------------------------------------------------------------------------------------------------ speed
+
+
+def speed(samples: int = 20, every: int = 10) -> None:
+    """Print the µs per ``worlds()`` and per ``sample()`` over the runner's views of one game of each game and seat
+    count, every ``every``-th decision, for every seat. A figure, not a test:
+    ``python tests/unit/test_worlds_koroli.py``."""
+    import time
+
+    for game, seats in ((KR, 4), (K52, 3), (K52, 4)):
+        state = game.new_state(seats, 5, dealer=1)
+        rng = random.Random(1)
+        read = drawn = 0.0
+        reads = draws = 0
+        for _, seen in views(state, 5, 100_000, every=every):
+            for seat in range(seats):
+                t0 = time.perf_counter()
+                worlds = game.worlds(seats, seat, seen[seat])
+                t1 = time.perf_counter()
+                for _ in range(samples):
+                    worlds.sample(rng)
+                t2 = time.perf_counter()
+                read += t1 - t0
+                drawn += t2 - t1
+                reads += 1
+                draws += samples
+        print(f"{game.id}-{seats}: {reads} views, worlds() {read / reads * 1e6:.0f} µs, "
+              f"sample() {drawn / draws * 1e6:.0f} µs")
+
+
+if __name__ == "__main__":
+    speed()

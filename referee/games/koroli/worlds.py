@@ -45,7 +45,7 @@ from protocol.actions import Action
 from ...engine import Game, State, View, Worlds
 from ...errors import IllegalActionError, RecordError
 from ...rng import SplitMix64
-from ..cards import bits
+from ..cards import bits, tables
 from . import koroli52 as k52
 from .koroli import KINDS, KoroliState
 from .koroli52 import Koroli52State
@@ -387,7 +387,6 @@ class KoroliWorlds(_Base):
         self.texts = deck.texts
         self.index = {t: i for i, t in enumerate(deck.texts)}
         self.ranks = deck.ranks_per_suit
-        from ..cards import tables
         self.by_card = tables(deck, KINDS).by_card
         self._read(game, seats, seat, view, options)
 
@@ -570,7 +569,6 @@ class Koroli52Worlds(_Base):
         if seats == 3:
             del self.index[deck.texts[k52.REMOVED_3P]]  # K52-2: 2C is not in a 3-seat game
         self.ranks = deck.ranks_per_suit
-        from ..cards import tables
         self.by_card = tables(deck, ("play",)).by_card
         self._read(game, seats, seat, view, options)
 
