@@ -387,27 +387,44 @@ def test_kn_boasting_worlds_fit_the_view_and_keep_the_pairs_rule() -> None:
 
 
 def _figures() -> None:  # pragma: no cover - run by hand: python tests/unit/test_worlds_kozel.py
-    for game, n in ((KO, 2), (KO, 3), (KO, 4), (KH, 4), (KN, 4)):
-        state = game.new_state(n, 5, dealer=0)
-        middle = 12 if game is KO else 18
-        view: list[dict[str, Any]] = []
-        point = 0
-        for point, seen in views(state, 5, 100_000):
-            if point >= middle:
-                view = seen[state.to_act]
+    """The mean cost of ``worlds()`` (20 calls, after one) and of ``sample()`` (500 draws) for the seat to act at a
+    card play some decisions into a deal: the first, or a later one (then only the last deal is replayed per
+    sample)."""
+    boasting = {"boasting": True}
+    cases: list[tuple[Game, int, dict[str, Any] | None, int, int]] = [
+        (KO, 2, None, 0, 12), (KO, 3, None, 0, 12), (KO, 4, None, 0, 12), (KO, 4, None, 1, 12),
+        (KH, 4, None, 0, 18), (KH, 4, None, 3, 18), (KN, 4, None, 0, 18), (KN, 4, boasting, 1, 18),
+        (KN, 4, boasting, 3, 18)]
+    for game, n, options, deal, into in cases:
+        seed = 5
+        while True:  # the first seed whose game has that many deals
+            state = game.new_state(n, seed, options, dealer=0)
+            view: list[dict[str, Any]] = []
+            since = None
+            for point, seen in views(state, seed, 100_000):
+                if state.deal_no >= deal and since is None:
+                    since = point
+                if since is not None and point - since >= into and state.phase == 0:  # a card play
+                    view = seen[state.to_act]
+                    break
+            if view:
                 break
+            seed += 1
         seat = state.to_act
+        game.worlds(n, seat, view, options)
         start = time.perf_counter()
-        worlds = game.worlds(n, seat, view)
-        parsed = time.perf_counter() - start
+        for _ in range(20):
+            worlds = game.worlds(n, seat, view, options)
+        parsed = (time.perf_counter() - start) / 20
         rng = random.Random(1)
         k = 500
         start = time.perf_counter()
         for _ in range(k):
             worlds.sample(rng)
         each = (time.perf_counter() - start) / k
-        print(f"{game.id:14} {n} seats, decision {point:3}: worlds() {parsed * 1e6:6.0f} µs, "
-              f"sample() {each * 1e6:5.0f} µs")
+        name = game.id + (" boasting" if options else "")
+        print(f"{name:23} {n} seats, deal {state.deal_no + 1}, {len(state.log):3} log entries: "
+              f"worlds() {parsed * 1e6:6.0f} µs, sample() {each * 1e6:5.0f} µs")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -56,6 +56,7 @@ from protocol.actions import Action
 
 from ...engine import Game, State, View, Worlds
 from ...errors import IllegalActionError, RecordError
+from ...rng import SplitMix64
 from ..cards import DECK36, bits, tables
 from .base import REDEAL
 from .hvaleny import FORBIDDEN_ACES, KH_RULES, HvalenyState
@@ -103,7 +104,19 @@ class _Replay(Worlds):
     dealer: int
     actions: list[tuple[int, Action]]  # (seat, action) as the events show them, in order
 
+    #: The index in :attr:`actions` of the action that deals the last shuffle (None: the first deal is the last).
+    trigger: int | None = None
+
     def _finish_init(self, expected: dict[str, Any]) -> None:
+        """Replay the history up to the last shuffle once (the past is dealt once, see the module docstring), so
+        that a sample replays only the present deal from a copy; then check that the view replays exactly."""
+        self.prefix: Any = None
+        if self.trigger is not None:
+            orders, _, actions = self._orders(random.Random(0))
+            prefix = self._state(0, orders[:-1])
+            if not self._replay(prefix, None, actions, stop=self.trigger):
+                raise RecordError(f"{self.game.id}: the view does not replay: its past deals do not fit")
+            self.prefix = prefix
         world = self.sample(random.Random(0x5EA7))
         if world.observe(self.seat, 0) != expected:
             raise RecordError(f"{self.game.id}: the view does not replay: no deal fits what seat {self.seat} saw")
@@ -119,18 +132,31 @@ class _Replay(Worlds):
     def sample(self, rng: random.Random) -> State:
         for _ in range(TRIES):
             orders, asked, actions = self._orders(rng)
-            state = self._state(rng.getrandbits(64), orders)
-            if self._replay(state, asked, actions):
+            seed = rng.getrandbits(64)
+            if self.prefix is None:
+                state, start = self._state(seed, orders), 0
+            else:  # the past as replayed once; the last shuffle from this world's order, later ones from its seed
+                assert self.trigger is not None
+                state, start = self.prefix.clone(), self.trigger
+                state.orders = [orders[-1]]
+                state.seed = seed
+                state.rng = SplitMix64(seed)
+            if self._replay(state, asked, actions, start):
                 return state
         raise RecordError(f"{self.game.id}: no sampled deal replays seat {self.seat}'s view")
 
-    def _replay(self, state: Any, asked: int | None, actions: list[tuple[int, Action]]) -> bool:
+    def _replay(self, state: Any, asked: int | None, actions: list[tuple[int, Action]], start: int = 0,
+                stop: int | None = None) -> bool:
+        """Apply ``actions[start:]`` (up to ``stop``, excluded) with the hidden passes; whether they all fit."""
         me = self.seat
         try:
-            for who, action in actions:
+            for k in range(start, len(actions)):
+                who, action = actions[k]
                 while state.phase == REDEAL and state.to_act != me and not (action is DEMAND_REDEAL
                                                                             and state.to_act == who):
                     state.apply(PASS)  # KH-8, KN-15: a private pass the seat does not see
+                if k == stop:
+                    return True
                 if state.to_act != who:
                     return False
                 state.apply(action)
@@ -171,6 +197,8 @@ class _KozelWorlds(_Replay):
                        "slots": {s: [] for s in range(n)}, "played": {s: [] for s in range(n)}}
                 if not isinstance(cur["dealer"], int) or not 0 <= cur["dealer"] < n:
                     raise RecordError(f"kozel: a deal event names no dealer: {ev}")
+                if deals:
+                    self.trigger = len(self.actions) - 1  # the last play of the deal before
                 deals.append(cur)
                 d = cur["dealer"]
                 for k in range(HAND * n):
@@ -420,6 +448,8 @@ class _TeamWorlds(_Replay):
                     if not self.nn or boaster != (dealer + 1) % 4:
                         raise RecordError(f"{game.id}: a boasting that is not the dealer's left's: {ev}")
                     cur.boaster = boaster
+                if shuffles:
+                    self.trigger = len(self.actions) - 1  # the play, demand, lay or reboast that deals it
                 shuffles.append(cur)
                 trick, led = [], 0
                 continue
@@ -467,6 +497,7 @@ class _TeamWorlds(_Replay):
                     stacks = set(cur.stacks())
                     cur = _Shuffle("keep", cur.dealer, cur.number, [c for c in cur.universe if c not in stacks],
                                    cur.size)
+                    self.trigger = len(self.actions) - 1
                     shuffles.append(cur)
                     trick, led = [], 0
             elif kind == "first_lead":
