@@ -15,7 +15,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
@@ -23,6 +23,8 @@ from protocol.cards import STANDARD_SUITS, Deck
 from ..engine import Result, State
 from ..errors import RulesError
 from ..rng import SplitMix64
+
+T = TypeVar("T")
 
 __all__ = ["DECK36", "bits", "remap", "CardIndex", "TrickTables", "tables", "CardState", "narrate_card"]
 
@@ -48,22 +50,23 @@ def remap(mask: int, move: Mapping[int, int]) -> int:
     return out
 
 
-class CardIndex:
-    """One action per card of a deck, indexed so that the actions of any set of cards are four look-ups, already in
-    canonical order (C-7): ``rows[s][m]`` holds the actions of the cards of suit ``s`` whose rank bits are ``m``."""
+class CardIndex(Generic[T]):
+    """One item per card of a deck (its action of some kind, its text), indexed so that the items of any set of cards
+    are four look-ups, already in canonical order (C-7): ``rows[s][m]`` holds the items of the cards of suit ``s``
+    whose rank bits are ``m``."""
 
     __slots__ = ("rows", "ranks", "low")
 
-    def __init__(self, actions: Sequence[Action], ranks: int) -> None:
-        """``actions[c]`` is the action of card ``c`` (canonical index) of a four-suit deck."""
+    def __init__(self, items: Sequence[T], ranks: int) -> None:
+        """``items[c]`` is the item of card ``c`` (canonical index) of a four-suit deck."""
         r = ranks
-        self.rows = [[tuple(actions[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)]
+        self.rows = [[tuple(items[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)]
                      for s in range(4)]
         self.ranks = r
         self.low = (1 << r) - 1
 
-    def select(self, mask: int) -> tuple[Action, ...]:
-        """The actions of the cards of ``mask``, in canonical order (C-7)."""
+    def select(self, mask: int) -> tuple[T, ...]:
+        """The items of the cards of ``mask``, in canonical order (C-7)."""
         rows, r, low = self.rows, self.ranks, self.low
         return rows[0][mask & low] + rows[1][mask >> r & low] + rows[2][mask >> 2 * r & low] + rows[3][mask >> 3 * r]
 
@@ -89,7 +92,8 @@ class TrickTables:
         #: prebuilt objects (State.apply hands over the legal object itself), and an int key hashes in C.
         self.card_at: dict[int, int] = {}
         self.by_card: dict[str, tuple[Action, ...]] = {}
-        self.index: dict[str, CardIndex] = {}
+        self.index: dict[str, CardIndex[Action]] = {}
+        self.text_index = CardIndex(deck.texts, r)  # the card texts of a set of cards (observations, events)
         for kind in kinds:
             made = tuple(Action(kind, (card,)) for card in deck.cards)
             self.card_of.update((a, i) for i, a in enumerate(made))
@@ -150,6 +154,10 @@ class CardState(State):
         self.rng.shuffle(cards)
         return cards
 
+    def _texts(self, mask: int) -> list[str]:
+        """The texts of the cards of ``mask``, in canonical order (a hand in an observation or an event)."""
+        return list(self.t.text_index.select(mask))
+
     def legal_actions(self) -> tuple[Action, ...]:
         if self._legal is None:
             self._legal = self._generate()
@@ -197,8 +205,7 @@ class CardState(State):
         if kind == "hand":
             if viewer is not None and viewer != seat:
                 return None
-            text = self.t.texts
-            return {"type": "hand", "seat": seat, "cards": [text[c] for c in bits(data)]}
+            return {"type": "hand", "seat": seat, "cards": self._texts(data)}
         if kind == "pass_redeal":
             if viewer is not None and viewer != seat:
                 return None  # C-8: nobody else learns of the offer

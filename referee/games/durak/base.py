@@ -439,6 +439,13 @@ class DurakState(CardState):
         """One log entry in wire form as ``viewer`` may see it (KZ-23, C-8); None if he may not. ``hand`` and the
         private ``pass_redeal`` are rendered by :class:`~referee.games.cards.CardState`."""
         text = self.t.texts
+        # The most frequent kinds first (a bout is about three decisions).
+        if kind == "bout":
+            return {"type": "bout", "attacker": seat, "defender": data[0], "cap": data[1]}
+        if kind in ("attack", "transfer", "pick_up"):
+            return {"type": kind, "seat": seat, "cards": [text[c] for c in data]}
+        if kind == "defend":
+            return {"type": "defend", "seat": seat, "attack": text[data[0]], "card": text[data[1]]}
         if kind == "draw":
             event: dict[str, Any] = {"type": "draw", "seat": seat, "count": len(data)}
             if viewer is None or viewer == seat:
@@ -446,22 +453,16 @@ class DurakState(CardState):
             elif self.trump_card in data:  # KZ-23: everyone knows who draws the face-up trump
                 event["cards"] = [text[self.trump_card]]
             return event
+        if kind == "discard":
+            return {"type": "beaten", "cards": [text[c] for c in data]}
+        if kind in ("throw_in", "withdraw"):
+            return {"type": kind, "seat": seat, "card": text[data]}
         if kind == "deal":
             return {"type": "deal", "dealer": seat, "redeal": data}
         if kind == "trump":
             return {"type": "trump", "card": text[data], "suit": text[data][-1], "holder": seat}
         if kind == "first_attacker":
             return {"type": "first_attacker", "seat": seat, "card": None if data is None else text[data]}
-        if kind == "bout":
-            return {"type": "bout", "attacker": seat, "defender": data[0], "cap": data[1]}
-        if kind in ("attack", "transfer", "pick_up"):
-            return {"type": kind, "seat": seat, "cards": [text[c] for c in data]}
-        if kind == "defend":
-            return {"type": "defend", "seat": seat, "attack": text[data[0]], "card": text[data[1]]}
-        if kind in ("throw_in", "withdraw"):
-            return {"type": kind, "seat": seat, "card": text[data]}
-        if kind == "discard":
-            return {"type": "beaten", "cards": [text[c] for c in data]}
         if kind == "out":
             return {"type": "out", "seats": list(data)}
         if kind == "end":
@@ -476,7 +477,7 @@ class DurakState(CardState):
             "seat": seat,
             "seats": self.seats,
             "phase": PHASE_NAMES[self.phase],
-            "hand": [text[c] for c in bits(self.hands[seat])],
+            "hand": self._texts(self.hands[seat]),
             "trump": text[self.trump_card][-1],
             "trump_card": text[self.trump_card],
             "trump_card_holder": self.dealer if self.trump_in_hand and self.hands[self.dealer] >> self.trump_card & 1

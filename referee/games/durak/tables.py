@@ -48,6 +48,7 @@ class _Tables:
         self.defend = [[self._make("defend", (a, c)) for c in range(n)] for a in range(n)]
         self.attack = self._sets("attack")
         self.transfer = self._sets("transfer")
+        self.text_index = CardIndex(deck.texts, r)  # the card texts of a set of cards (observations, events)
         #: The one-card attacks (the same objects as in :attr:`attack`), by sets of cards.
         self.single_attacks = CardIndex([self.attack[1][i][0][0] for i in range(n)], r)
 

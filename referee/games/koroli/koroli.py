@@ -378,7 +378,7 @@ class KoroliState(KingsState):
             "active": list(self.active),
             "titles": [None if r is None else TITLES[r] for r in self.titles],
             "roles": [None if r is None else TITLES[r] for r in self.roles],
-            "hand": [text[c] for c in bits(hands[seat])],
+            "hand": self._texts(hands[seat]),
             "hand_sizes": [h.bit_count() for h in hands],
             "trump": text[self.trump_card][-1],
             "trump_card": text[self.trump_card],

@@ -340,7 +340,6 @@ class Koroli52State(KingsState):
 
     def observe(self, seat: int, since: int = 0) -> dict[str, Any]:
         """K52-18: the own hand and the public state."""
-        text = self.t.texts
         phase = self.phase
         pending = None
         if phase in (BARGAIN, BARGAIN_REPLY):
@@ -353,7 +352,7 @@ class Koroli52State(KingsState):
             "phase": PHASE_NAMES[phase],
             "tour": self.tour,
             "titles": None if self.ranks is None else [self.names[r] for r in self.ranks],
-            "hand": [text[c] for c in bits(self.hands[seat])],
+            "hand": self._texts(self.hands[seat]),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "trump": (None if not trump_known else "none" if self.trump is None else STANDARD_SUITS[self.trump]),
             **self._observe_trick(),

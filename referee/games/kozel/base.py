@@ -118,7 +118,7 @@ class KozelTrickState(TrickState):
             "phase": PHASE_NAMES[self.phase],
             "deal": self.deal_no + (self.phase != OVER),  # after the end: the last deal, not one past it
             "dealer": self.deal_dealer,
-            "hand": [text[c] for c in bits(self.hands[seat])],
+            "hand": self._texts(self.hands[seat]),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "leader": self.leader if self.phase == PLAY or self.phase == OVER else None,
             "trick": [{"seat": (self.leader + i) % n, "card": text[c]} for i, c in enumerate(self.trick)],
