@@ -19,7 +19,7 @@ from typing import Any
 from protocol.actions import Action
 from protocol.cards import Deck
 
-from ...engine import Game, Option, Result
+from ...engine import Game, Option, Result, View, Worlds
 from ..cards import CardState, bits, narrate_card
 from .tables import tables
 
@@ -57,6 +57,12 @@ class DurakFamily(Game):
 
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event, self.loser_name)
+
+    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
+        """The deals that fit ``seat``'s view, replayed (:mod:`.worlds`; KZ-23 says what is hidden)."""
+        from .worlds import DurakWorlds  # it builds on this module's engine
+
+        return DurakWorlds(self, seats, seat, view, self.configure(options))
 
 
 def family_options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tuple[Option, ...]:
