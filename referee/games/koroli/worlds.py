@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from protocol.actions import Action
@@ -90,13 +91,15 @@ def deal_hidden(cards: Sequence[int], allowed: Sequence[int], room: Sequence[int
             free.append(cards[i])
             continue
         need[a] -= 1
-        choices, weights = [], []
-        for k in range(h):
-            if a >> k & 1 and room[k]:
+        choices = [k for k in range(h) if a >> k & 1 and room[k]]
+        if len(choices) > 1:  # (a lone choice keeps the rest fitting: every deal that fits puts the card there)
+            weights = []
+            for k in choices[:]:
                 room[k] -= 1
                 if _fits(need, room, full):
-                    choices.append(k)
                     weights.append(room[k] + 1)
+                else:
+                    choices.remove(k)
                 room[k] += 1
         if not choices:
             return None
@@ -114,11 +117,24 @@ def deal_hidden(cards: Sequence[int], allowed: Sequence[int], room: Sequence[int
 
 def _fits(need: Sequence[int], room: Sequence[int], full: int) -> bool:
     """Hall's condition: for every set S of holders, the cards that may only go to S fit in S's room."""
-    for s in range(1, full):
-        cards = sum(need[m] for m in range(1, s + 1) if m & ~s == 0)
-        if cards and cards > sum(room[k] for k in range(len(room)) if s >> k & 1):
-            return False
+    for masks, members in _subsets(full):
+        cards = 0
+        for m in masks:
+            cards += need[m]
+        if cards:
+            space = 0
+            for k in members:
+                space += room[k]
+            if cards > space:
+                return False
     return True
+
+
+@cache
+def _subsets(full: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Per proper set S of the holders of ``full``: the masks inside S, and S's holders."""
+    return tuple((tuple(m for m in range(1, s + 1) if m & ~s == 0), tuple(k for k in range(full.bit_length())
+                                                                          if s >> k & 1)) for s in range(1, full))
 
 
 def _order(hands: Sequence[Sequence[int]], receivers: Sequence[int]) -> list[int]:
