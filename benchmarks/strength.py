@@ -117,11 +117,11 @@ def sprt(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace)
     listed = subprocess.run([sys.executable, "-m", "referee", "tournament", "games", str(db), "--json"],
                             capture_output=True, text=True, check=True)
     mine: list[tuple[int, int]] = []  # (place, best place) of the candidate's and the baseline's seat
-    theirs: list[tuple[int, int]] = []
+    theirs: list[tuple[int, int]] = []  # with two seats they meet; with a field, the baseline plays the same deals
     for row in json.loads(listed.stdout)["games"]:
-        candidate = ".c" in row["key"]  # keys d{deal}.c{seat} and d{deal}.b{seat}
-        seat = row["bots"].index(outcome["candidate" if candidate else "baseline"])
-        (mine if candidate else theirs).append((row["places"][seat], min(row["places"])))
+        for name, kept in ((outcome["candidate"], mine), (outcome["baseline"], theirs)):
+            if name in row["bots"]:
+                kept.append((row["places"][row["bots"].index(name)], min(row["places"])))
     low, high = outcome["elo_interval"]  # type: ignore[misc]
     return {"game": game, "seats": seats, "ms": ms, "games": outcome["games"],
             "first": sum(p == b for p, b in mine) / max(1, len(mine)),

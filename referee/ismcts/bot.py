@@ -31,6 +31,7 @@ SETTINGS: dict[str, str] = {
     "iterations": "iterations (playouts) per move at most (0: no limit; then ms= must be set)",
     "c": "the UCB1 exploration constant",
     "epsilon": "playouts: the share of random actions; the others are MAST's best (1: random playouts)",
+    "first": "playouts: the share of moves that take the first legal action in canonical order (C-7)",
     "pool": "worlds drawn per move at most, the k-th at iteration k², the other iterations play on copies (0: a new "
             "world every iteration)",
 }
@@ -46,6 +47,7 @@ class Settings:
     iterations: int = 0
     c: float = 0.7
     epsilon: float = 1.0
+    first: float = 0.9
     pool: int = 64
 
     @classmethod
@@ -56,7 +58,7 @@ class Settings:
             if key not in SETTINGS:
                 raise ConfigError(f"ismcts has no setting {key!r} (its settings: {', '.join(SETTINGS)})")
             text = str(value).strip()
-            if key in ("c", "epsilon"):
+            if key in ("c", "epsilon", "first"):
                 try:
                     number = float(text)
                 except ValueError:
@@ -126,7 +128,7 @@ class IsmctsBot(BotBase):
         left = max(config.ms / 1000 - (time.perf_counter() - began), 1e-6) if config.ms else 0.0
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
-                         epsilon=config.epsilon)
+                         epsilon=config.epsilon, first=config.first)
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

@@ -64,7 +64,7 @@ def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> 
 
 def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float, iterations: int,
            exploration: float, pool: int, teams: Sequence[Sequence[int]] | None, epsilon: float = 1.0,
-           clock: Callable[[], float] = time.perf_counter) -> Outcome:
+           first: float = 0.0, clock: Callable[[], float] = time.perf_counter) -> Outcome:
     """Search the decision whose legal actions are ``legal`` (the same in every world) for at most ``seconds``
     (0: no limit) and ``iterations`` (0: no limit; one of them must be set), with UCB1's ``exploration`` constant.
     ``pool`` > 0: the k-th world is drawn at iteration k² (so n iterations play on about √n worlds, at most
@@ -134,6 +134,10 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
         # playout: uniformly random legal actions to the end
         actions = state.legal_actions()
         if epsilon >= 1.0:
+            if first > 0.0:  # C-7's first legal action that often, else a random one
+                while actions:
+                    state.apply(actions[0] if rand() < first else actions[int(rand() * len(actions))])
+                    actions = state.legal_actions()
             while actions:
                 state.apply(actions[int(rand() * len(actions))])
                 actions = state.legal_actions()

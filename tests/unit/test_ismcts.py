@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bots.random import RandomBot
 from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
 from protocol.errors import ConfigError
@@ -67,11 +68,12 @@ def ismcts(game: Game, **settings: object) -> IsmctsBot:
 
 
 def test_settings_are_checked_in_one_line() -> None:
-    assert Settings.parse({"ms": "50", "iterations": "0", "c": "1.5", "pool": "8", "epsilon": "1"}) == Settings(
-        ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0)
+    assert Settings.parse({"ms": "50", "iterations": "0", "c": "1.5", "pool": "8", "epsilon": "1",
+                           "first": "0.25"}) == Settings(ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0, first=0.25)
     for given, message in [({"ms": "fast"}, "ms= takes a whole number from 0 to 600000, got 'fast'"),
                            ({"iterations": "-3"}, "iterations= takes a whole number"),
                            ({"c": "x"}, "c= takes a number from 0 to 100"),
+                           ({"first": "2"}, "first= takes a number from 0 to 1"),
                            ({"depth": "3"}, "ismcts has no setting 'depth'"),
                            ({"ms": "0"}, "without a budget")]:
         with pytest.raises(ConfigError, match=message):
@@ -119,10 +121,9 @@ def test_a_lone_legal_action_is_answered_at_once() -> None:
 
 def test_the_same_seed_and_iteration_budget_give_the_same_game() -> None:
     game = durak()
-    records = [play_game(game, [ismcts(game, ms=0, iterations=25), load_registry().bot("random").factory()],
-                         seed=11) for _ in range(2)]
+    records = [play_game(game, [ismcts(game, ms=0, iterations=25), RandomBot()], seed=11) for _ in range(2)]
     assert records[0].actions == records[1].actions and not records[0].result.faults
-    other = play_game(game, [ismcts(game, ms=0, iterations=25), load_registry().bot("random").factory()], seed=12)
+    other = play_game(game, [ismcts(game, ms=0, iterations=25), RandomBot()], seed=12)
     assert other.actions != records[0].actions
 
 
@@ -141,17 +142,18 @@ def test_a_time_budget_is_kept() -> None:
 
 
 def test_it_beats_random_clearly_in_durak() -> None:
-    """A seeded, deterministic assertion at a fixed iteration budget: first place in nearly every game of 24."""
+    """A seeded, deterministic assertion at a fixed iteration budget: first place in nearly every game of 16 (an equal
+    bot would win 8; 14 or more has a chance below 0.3 %)."""
     game = durak()
-    first = 0
-    for i in range(24):
+    wins = 0
+    for i in range(16):
         me = i % 2
-        bots: list[Any] = [load_registry().bot("random").factory() for _ in range(2)]
-        bots[me] = ismcts(game, ms=0, iterations=40)
+        bots: list[Any] = [RandomBot(), RandomBot()]
+        bots[me] = ismcts(game, ms=0, iterations=20)
         record = play_game(game, bots, seed=100 + i)
         assert not record.result.faults
-        first += record.result.places[me] == 1
-    assert first >= 20, first
+        wins += record.result.places[me] == 1
+    assert wins >= 14, wins
 
 
 @pytest.mark.parametrize("game_id", GAMES)
