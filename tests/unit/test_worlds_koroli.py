@@ -317,6 +317,9 @@ def test_a_view_that_does_not_fit_is_one_record_error_line() -> None:
         "not a card": [{**view, "events": [{**e, "card": "ZZ"} if e["type"] == "play" else e
                                            for e in view["events"]]}],
         "no hand sizes": [{k: v for k, v in view.items() if k != "hand_sizes"}],
+        "a trick won by another": [{**view, "events": [{**e, "winner": (e["winner"] + 1) % 4} if e["type"] == "trick"
+                                                       else e for e in view["events"]]}],
+        "other trick counts": [{**view, "tricks": [c + 1 if c is not None else c for c in view["tricks"]]}],
     }
     for name, bad in cases.items():
         with pytest.raises(RecordError) as info:

@@ -207,6 +207,7 @@ class _Base(Worlds):
     #: The state just before the action that ended the last finished deal (None: the deal in play is the first).
     prefix: State | None
     trigger: Action | None
+    prefix_events: int  # how many of the view's events the prefix shows the seat
 
     def _read(self, game: Game, seats: int, seat: int, view: View, options: Mapping[str, object] | None) -> None:
         game.check_seats(seats)
@@ -214,21 +215,34 @@ class _Base(Worlds):
             raise RecordError(f"{game.id}: seat {seat} is not a seat of a {seats}-seat game")
         self.game, self.seats, self.seat = game, seats, seat
         self.options = game.configure(options)
-        indexed = _events(view, game.id, seat)
-        self.events = [e for _, e in indexed]
-        self.last = view[-1]
         try:
+            indexed = _events(view, game.id, seat)
+            self.events = [e for _, e in indexed]
+            self.last = view[-1]
             self.deals = self._parse(indexed, view)
             if not self.deals:
                 raise RecordError(f"{game.id}: the view shows no deal")
             self._build_prefix()
             self._knowledge()
+            self._check()
         except RecordError as exc:
             if str(exc).startswith(game.id + ":"):
                 raise
             raise RecordError(f"{game.id}: {exc}") from exc
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise RecordError(f"{game.id}: the view does not fit the game: {type(exc).__name__} {exc}") from exc
+
+    def _check(self) -> None:
+        """One world must show the seat the view: the deal in play's events and the position now (the finished
+        deals were checked with the prefix)."""
+        world = self.sample(random.Random(0))
+        start = 0 if self.prefix is None else self.prefix.log_size
+        shown = 0 if self.prefix is None else self.prefix_events
+        now = dict(world.observe(self.seat, world.log_size))
+        last = {k: v for k, v in self.last.items() if k != "events"}
+        del now["events"]
+        if world.events(start, self.seat) != self.events[shown:] or now != last:
+            raise RecordError(f"{self.game.id}: the view's deal in play does not replay to what it shows")
 
     def _parse(self, indexed: list[tuple[int, Mapping[str, Any]]], view: View) -> list[_Deal]:
         raise NotImplementedError
@@ -275,7 +289,7 @@ class _Base(Worlds):
         seen = state.events(0, self.seat)
         if seen != self.events[:len(seen)]:
             raise RecordError(f"{self.game.id}: the view's finished deals do not replay to what it shows")
-        self.prefix, self.trigger = state, actions[-1]
+        self.prefix, self.trigger, self.prefix_events = state, actions[-1], len(seen)
 
     def _prefix_seed(self) -> int:
         return 0
