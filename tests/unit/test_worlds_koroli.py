@@ -332,8 +332,8 @@ def test_a_view_that_does_not_fit_is_one_record_error_line() -> None:
 
 def speed(samples: int = 20, every: int = 10) -> None:
     """Print the µs per ``worlds()`` and per ``sample()`` over the runner's views of one game of each game and seat
-    count, every ``every``-th decision, for every seat. A figure, not a test:
-    ``python tests/unit/test_worlds_koroli.py``."""
+    count, every ``every``-th decision, for every seat, in CPU time (the machine is often shared). A figure, not a
+    test: ``python tests/unit/test_worlds_koroli.py``."""
     import time
 
     for game, seats in ((KR, 4), (K52, 3), (K52, 4)):
@@ -343,12 +343,12 @@ def speed(samples: int = 20, every: int = 10) -> None:
         reads = draws = 0
         for _, seen in views(state, 5, 100_000, every=every):
             for seat in range(seats):
-                t0 = time.perf_counter()
+                t0 = time.process_time()
                 worlds = game.worlds(seats, seat, seen[seat])
-                t1 = time.perf_counter()
+                t1 = time.process_time()
                 for _ in range(samples):
                     worlds.sample(rng)
-                t2 = time.perf_counter()
+                t2 = time.process_time()
                 read += t1 - t0
                 drawn += t2 - t1
                 reads += 1
