@@ -17,6 +17,7 @@ busy machine slows both alike), and the table shows both figures and their ratio
     python benchmarks/engine.py --seconds 5 --game durak --seats 2
     git worktree add /tmp/base <old-commit>
     python benchmarks/engine.py --game durak --seats 2 --baseline /tmp/base
+    python benchmarks/engine.py --baseline /tmp/base --clock cpu   # on a busy machine: each side's CPU time
     git worktree remove /tmp/base
 
 Each side runs in its own process (``--worker``: JSON requests on stdin, one JSON answer per line), importing the
@@ -32,34 +33,39 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
 LOOPS = ("runner", "bare", "playout")
+Clock = Callable[[], float]
+#: How a loop is timed: wall time, or the process's own CPU time (on a shared, busy machine the fairer of the two:
+#: another process's load hardly changes it).
+CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.process_time}
 HERE = Path(__file__).resolve()
 
 
 # ------------------------------------------------------------------------------ the loops (worker side)
 
 
-def bare_loop(game: Any, seats: int, seconds: float) -> tuple[int, int, float]:
+def bare_loop(game: Any, seats: int, seconds: float, clock: Clock = time.perf_counter) -> tuple[int, int, float]:
     """The engine alone: new_state, legal_actions, apply with a uniform random choice."""
     rng = random.Random(1)
     games = decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = game.new_state(seats, games)
         while state.to_act is not None:
             legal = state.legal_actions()
             state.apply(legal[int(rng.random() * len(legal))])
             decisions += 1
         games += 1
-    return games, decisions, time.perf_counter() - start
+    return games, decisions, clock() - start
 
 
-def runner_loop(game: Any, seats: int, seconds: float) -> tuple[int, int, float]:
+def runner_loop(game: Any, seats: int, seconds: float, clock: Clock = time.perf_counter) -> tuple[int, int, float]:
     """The referee's runner with in-process random bots (observations built lazily, faults handled)."""
     from referee.match import play_game
     from referee.plugins import load_registry
@@ -67,12 +73,12 @@ def runner_loop(game: Any, seats: int, seconds: float) -> tuple[int, int, float]
     factory = load_registry().bot("random").factory
     bots = [factory() for _ in range(seats)]
     games = decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         record = play_game(game, bots, seed=games)
         decisions += len(record.actions)
         games += 1
-    return games, decisions, time.perf_counter() - start
+    return games, decisions, clock() - start
 
 
 def search_positions(game: Any, seats: int, count: int = 8) -> list[Any]:
@@ -95,24 +101,25 @@ def search_positions(game: Any, seats: int, count: int = 8) -> list[Any]:
     return positions
 
 
-def playout_loop(game: Any, seats: int, seconds: float) -> tuple[int, int, float]:
+def playout_loop(game: Any, seats: int, seconds: float, clock: Clock = time.perf_counter) -> tuple[int, int, float]:
     """A search's inner loop: clone a position, then random legal_actions/apply to the end of the game."""
     positions = search_positions(game, seats)
     rng = random.Random(1)
     playouts = decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = positions[playouts % len(positions)].clone()
         while state.to_act is not None:
             legal = state.legal_actions()
             state.apply(legal[int(rng.random() * len(legal))])
             decisions += 1
         playouts += 1
-    return playouts, decisions, time.perf_counter() - start
+    return playouts, decisions, clock() - start
 
 
 def worker() -> None:
-    """Answer requests ``{"game", "seats", "loop", "seconds"}`` on stdin with ``{"count", "decisions", "time"}``."""
+    """Answer requests ``{"game", "seats", "loop", "seconds", "clock"}`` on stdin with ``{"count", "decisions",
+    "time"}``."""
     from referee.plugins import load_registry
 
     registry = load_registry()
@@ -120,7 +127,8 @@ def worker() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         game = registry.games[request["game"]].game
-        count, decisions, took = loops[request["loop"]](game, request["seats"], request["seconds"])
+        count, decisions, took = loops[request["loop"]](game, request["seats"], request["seconds"],
+                                                        CLOCKS[request["clock"]])
         print(json.dumps({"count": count, "decisions": decisions, "time": took}), flush=True)
 
 
@@ -136,9 +144,9 @@ class Worker:
         self.process = subprocess.Popen([sys.executable, str(HERE), "--worker"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, env=env, cwd=root)
 
-    def run(self, game: str, seats: int, loop: str, seconds: float) -> dict[str, float]:
+    def run(self, game: str, seats: int, loop: str, seconds: float, clock: str) -> dict[str, float]:
         assert self.process.stdin and self.process.stdout
-        request = {"game": game, "seats": seats, "loop": loop, "seconds": seconds}
+        request = {"game": game, "seats": seats, "loop": loop, "seconds": seconds, "clock": clock}
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
@@ -153,13 +161,13 @@ class Worker:
         self.process.wait()
 
 
-def measure(workers: list[Worker], game: str, seats: int, loop: str, seconds: float,
-            rounds: int) -> list[dict[str, float]]:
+def measure(workers: list[Worker], game: str, seats: int, loop: str, seconds: float, rounds: int,
+            clock: str) -> list[dict[str, float]]:
     """Each worker's totals over ``rounds`` interleaved rounds of ``seconds / rounds`` each."""
     totals = [{"count": 0.0, "decisions": 0.0, "time": 0.0} for _ in workers]
     for _ in range(rounds):
         for total, w in zip(totals, workers, strict=True):
-            for key, value in w.run(game, seats, loop, seconds / rounds).items():
+            for key, value in w.run(game, seats, loop, seconds / rounds, clock).items():
                 total[key] += value
     return totals
 
@@ -172,6 +180,9 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, metavar="PATH",
                         help="also run the engine of the checkout at PATH, interleaved, and show the ratios")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per figure (default 3)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="time the loops by wall time (default) or by each process's own CPU time (fairer on "
+                             "a busy machine)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -196,7 +207,8 @@ def main() -> None:
             for seats in args.seats or sorted({2, 4, 6, game.min_seats} & allowed):
                 if seats not in allowed:
                     continue
-                figures = {loop: measure(workers, game_id, seats, loop, args.seconds, args.rounds) for loop in LOOPS}
+                figures = {loop: measure(workers, game_id, seats, loop, args.seconds, args.rounds, args.clock)
+                           for loop in LOOPS}
                 rows.append(_row(game_id, seats, figures))
     finally:
         for w in workers:
