@@ -20,7 +20,8 @@ For every game the heuristic plays and every seat count asked for:
 (with two seats the two play each other in game pairs; with more, both sit against a field of ``heuristic``: in a
 team game the field is the partner too) at ``--ms`` per move (default 100), to a decision (H0 elo 0, H1 elo
 ``--elo1``) or ``--max-games`` (default 400), the database of each in DIR (``GAME-SEATS-MSms.db``): run it again with
-the same DIR and it goes on where it stopped, or only prints what is stored. It prints the table: games, the share of
+the same DIR and it goes on where it stopped (``referee tournament resume``: under the limits it stored), or only
+prints what is stored. It prints the table: games, the share of
 the candidate's games it finished first (and the baseline's on the same deals), its mean place, the Elo difference
 with its 95 % interval and the decision, and the playouts per move (from a few in-process games of ``ismcts``
 against ``heuristic`` after the test, as the workers cannot report them). ``--sweep`` does the same for 25, 50,
@@ -109,11 +110,15 @@ def sprt(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace)
                "--json", *[f"--option={o}" for o in args.option]]
     if seats > 2:
         command += ["-f", "heuristic"] * (seats - 1)
+    if db.exists():  # go on where it stopped, under the settings it stored (its own game limit among them)
+        command = [sys.executable, "-m", "referee", "tournament", "resume", str(db), "--workers", str(args.workers)]
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{game} {seats} seats: {' '.join(command[1:])} failed: {done.stderr.strip()[-500:]}")
-    outcome = json.loads(done.stdout)
+    table = subprocess.run([sys.executable, "-m", "referee", "tournament", "table", str(db), "--json"],
+                           capture_output=True, text=True, check=True)
+    outcome = json.loads(table.stdout)
     listed = subprocess.run([sys.executable, "-m", "referee", "tournament", "games", str(db), "--json"],
                             capture_output=True, text=True, check=True)
     mine: list[tuple[int, int]] = []  # (place, best place) of the candidate's and the baseline's seat
