@@ -38,7 +38,8 @@ from .errors import IllegalActionError
 
 __all__ = ["CheckFailed", "SimReport", "check_game", "steps", "check_conservation", "check_counts", "check_legal",
            "check_places", "check_random_game", "check_replay", "check_resample", "hidden_places", "moved",
-           "leak_walk", "check_visibility", "strings", "SamplingReport", "views", "check_world", "check_sampling"]
+           "leak_walk", "check_visibility", "strings", "SamplingReport", "views", "scripted_view", "check_world",
+           "check_sampling"]
 
 Record = list[tuple[int, str]]  # (seat, action text) per decision
 Wire = dict[str, Any]  # an event or an observation
@@ -340,6 +341,20 @@ def views(state: State, seed: int, max_steps: int, every: int = 1) -> Iterator[t
             cursors[seat] = state.log_size
         decision += 1
     yield decision, now()
+
+
+def scripted_view(state: State, seat: int, script: Iterable[str]) -> list[Wire]:
+    """Play ``script`` (action texts, each parsed as a legal action) on ``state`` and return ``seat``'s view as the
+    runner builds it (:func:`views`): its observation at each of its decisions, then the position now. For tests of
+    a sampler on hand-made positions."""
+    shown: list[Wire] = []
+    cursor = 0
+    for text in script:
+        if state.to_act == seat:
+            shown.append(state.observe(seat, cursor))
+            cursor = state.log_size
+        state.apply(state.parse_action(text))
+    return [*shown, state.observe(seat, cursor)]
 
 
 def check_world(state: Any, world: Any, seat: int, conservation: Callable[[Any], object] | None) -> None:

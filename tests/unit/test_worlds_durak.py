@@ -21,7 +21,7 @@ from protocol.cards import Card
 from referee.errors import RecordError
 from referee.games.cards import bits
 from referee.games.durak import Durak, DurakState, Kazaki
-from referee.testing import CheckFailed, check_conservation, check_world, steps, views
+from referee.testing import CheckFailed, check_conservation, check_world, scripted_view, steps, views
 
 DURAK = Durak()
 KAZAKI = Kazaki()
@@ -37,18 +37,6 @@ def deal(game: Any, hands: Sequence[Sequence[str]], trump: str, *, dealer: int =
     indices = [game.deck.index(Card.parse(text)) for text in order]
     rest = [i for i in range(len(game.deck)) if i not in set(indices)]
     return DurakState(game, n, seed, game.configure(options), dealer, deck_order=indices + rest)
-
-
-def view_after(state: DurakState, seat: int, script: Sequence[str]) -> list[dict[str, Any]]:
-    """Play ``script`` (action texts, each checked legal) and return ``seat``'s view as the runner builds it: its
-    observation at each of its decisions (the events since the previous one), then the position now."""
-    view, since = [], 0
-    for text in script:
-        if state.to_act == seat:
-            view.append(state.observe(seat, since))
-            since = state.log_size
-        state.apply(state.parse_action(text))
-    return [*view, state.observe(seat, since)]
 
 
 def card(game: Any, text: str) -> int:
@@ -88,7 +76,7 @@ def game3() -> DurakState:
 
 def test_kz16_a_skipped_thrower_held_no_card_of_a_table_rank_and_the_asked_one_did() -> None:
     state = game3()
-    view = view_after(state, 2, SCRIPT3)
+    view = scripted_view(state, 2, SCRIPT3)
     assert view[-1]["attacker"] == 2 and [e["type"] for e in view[-1]["events"]][:3] == ["defend", "pass", "beaten"]
     sevens_nines = {card(DURAK, t) for t in ("7C", "7D", "7H", "7S", "9C", "9D", "9H", "9S")}
     seen: dict[str, set[str]] = {t: set() for t in ("7D", "7S", "9D", "9H", "9S")}
@@ -104,7 +92,7 @@ def test_kz16_a_skipped_thrower_held_no_card_of_a_table_rank_and_the_asked_one_d
 
 def test_kz7_the_trumps_below_the_announced_one_were_dealt_to_nobody() -> None:
     state = game3()
-    view = view_after(state, 0, [])
+    view = scripted_view(state, 0, [])
     low = {card(DURAK, "6S"), card(DURAK, "7S")}
     places: set[str] = set()
     for world in worlds_of(DURAK, state, 0, view):
@@ -121,7 +109,7 @@ def test_kz7_the_trumps_below_the_announced_one_were_dealt_to_nobody() -> None:
 def test_kz23_picked_up_cards_are_in_the_takers_hand_and_others_draws_spread() -> None:
     # Seat 2 takes 7C; in durak seat 0 throws 7D after the take (KZ-17 step 1), seat 2 picks both up; then the draws.
     state = game3()
-    view = view_after(state, 0, ["attack(7C)", "take", "throw_in(7D)", "attack(6C)"])
+    view = scripted_view(state, 0, ["attack(7C)", "take", "throw_in(7D)", "attack(6C)"])
     real_draw = next(e[2] for e in state.log if e[0] == "draw" and e[1] == 1)
     draws = set()
     for world in worlds_of(DURAK, state, 0, view):
@@ -137,7 +125,7 @@ def test_kz6_the_seat_that_demanded_a_redeal_held_five_of_a_suit() -> None:
              ["0K", "1K", "2K", "3K", "4K", "5F"]]
     state = deal(KAZAKI, hands, "9F")
     assert state.to_act == 2  # the only one offered (KZ-6)
-    view = view_after(state, 1, ["demand_redeal"])
+    view = scripted_view(state, 1, ["demand_redeal"])
     suits = [sum(1 << card(KAZAKI, f"{r}{s}") for r in range(10)) for s in "KRTF"]
     holders = set()
     for world in worlds_of(KAZAKI, state, 1, view, n=100):
@@ -150,7 +138,7 @@ def test_kz6_the_seat_that_demanded_a_redeal_held_five_of_a_suit() -> None:
 @pytest.mark.parametrize("tamper", ["a card of another deck", "a card the seat holds", "another game"])
 def test_a_view_that_does_not_fit_is_one_record_error_line(tamper: str) -> None:
     state = game3()
-    view = view_after(state, 2, SCRIPT3)
+    view = scripted_view(state, 2, SCRIPT3)
     if tamper == "a card of another deck":
         view[0]["events"][1]["cards"][0] = "ZZ"
     elif tamper == "a card the seat holds":
@@ -194,7 +182,7 @@ def test_random_games_fit_every_view(game: Any, seats: int) -> None:
 def test_the_contract_check_sees_a_sampler_that_copies_the_truth() -> None:
     """Honesty of the relaxed check above: a world whose observation differs fails it."""
     state = game3()
-    view = view_after(state, 2, SCRIPT3)
+    view = scripted_view(state, 2, SCRIPT3)
     world = DURAK.worlds(3, 2, view).sample(random.Random(1))
     world.hands[2], world.hands[0] = world.hands[0], world.hands[2]
     with pytest.raises(CheckFailed):

@@ -27,7 +27,7 @@ from referee.games.kozel.base import BOAST_LAY, FOLLOW_LAY, REDEAL
 from referee.games.kozel.hvaleny import KH_RULES, HvalenyState, KozelHvaleny
 from referee.games.kozel.kozel import Kozel
 from referee.games.kozel.nn import KN_QUEENS, KN_RULES, KozelNN
-from referee.testing import check_conservation, check_legal, check_world, steps, views
+from referee.testing import check_conservation, check_legal, check_world, scripted_view, steps, views
 
 KO, KH, KN = Kozel(), KozelHvaleny(), KozelNN()
 TRUMP = 4  # the effective suit of trumps (referee.games.tricks.TRUMP)
@@ -42,18 +42,6 @@ def order36(game: Game, hands: Sequence[str], dealer: int) -> list[int]:
     split = [[idx(game, c) for c in h.split()] for h in hands]
     assert sorted(c for h in split for c in h) == list(range(36))
     return [split[(dealer + 1 + k) % 4][k // 4] for k in range(36)]
-
-
-def seat_view(state: Any, seat: int, plays: Sequence[str]) -> list[dict[str, Any]]:
-    """Apply ``plays`` and keep ``seat``'s view as the runner sends it (referee.testing.views does the same for
-    random games): its observation at each of its decisions, and the position now."""
-    shown, cursor = [], 0
-    for text in plays:
-        if state.to_act == seat:
-            shown.append(state.observe(seat, cursor))
-            cursor = state.log_size
-        state.apply(state.parse_action(text))
-    return [*shown, state.observe(seat, cursor)]
 
 
 def hand_of(world: Any, seat: int) -> set[int]:
@@ -186,7 +174,7 @@ def test_kh_a_player_who_does_not_follow_holds_none_of_the_led_suit() -> None:
     hearts = KH_RULES.eff_mask[2]
     for seat in (0, 2):
         again = HvalenyState(KH, 4, 0, KH.configure(), 3, deck_orders=[order36(KH, KH_HANDS, 3)])
-        view = seat_view(again, seat, ["play(9H)", "play(10D)"])
+        view = scripted_view(again, seat, ["play(9H)", "play(10D)"])
         worlds = KH.worlds(4, seat, view)
         rng = random.Random(seat)
         holders: Counter[int] = Counter()
