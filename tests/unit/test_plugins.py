@@ -22,7 +22,7 @@ from referee.plugins import DEFAULT_PLUGINS, Registry, Source, load_registry
 
 BUILTIN_GAMES = {"kazaki", "durak", "kozel", "kozel-hvaleny", "kozel-nn", "koroli", "koroli52"}
 HEURISTIC_GAMES = ("durak", "kazaki", "koroli", "koroli52", "kozel", "kozel-hvaleny", "kozel-nn")
-BUILTIN_BOTS = {"random", "first", "heuristic", "human"}
+BUILTIN_BOTS = {"random", "first", "heuristic", "human", "ismcts"}
 
 
 class LastBot(BotBase):
