@@ -130,11 +130,13 @@ def test_nothing_is_special_cased_without_the_builtin_plugins() -> None:
 
 
 def test_each_builtin_plugin_registers_its_own_part() -> None:
-    assert DEFAULT_PLUGINS == ("referee.games.plugin", "bots.plugin", "tournaments.plugin")
+    assert DEFAULT_PLUGINS == ("referee.games.plugin", "bots.plugin", "referee.ismcts.plugin", "tournaments.plugin")
     games_only = load_registry(builtins=("referee.games.plugin",), entry_points=False, commands=True)
     assert set(games_only.games) == BUILTIN_GAMES and games_only.bots == {} and games_only.commands == {}
     bots_only = load_registry(builtins=("bots.plugin",), entry_points=False, commands=True)
-    assert bots_only.games == {} and set(bots_only.bots) == BUILTIN_BOTS and bots_only.commands == {}
+    assert bots_only.games == {} and set(bots_only.bots) == BUILTIN_BOTS - {"ismcts"} and bots_only.commands == {}
+    ismcts_only = load_registry(builtins=("referee.ismcts.plugin",), entry_points=False, commands=True)
+    assert ismcts_only.games == {} and set(ismcts_only.bots) == {"ismcts"} and ismcts_only.commands == {}
     commands_only = load_registry(builtins=("tournaments.plugin",), entry_points=False, commands=True)
     assert (commands_only.games, commands_only.bots, set(commands_only.commands)) == ({}, {}, {"tournament"})
 
@@ -314,7 +316,8 @@ def test_unknown_game_lists_the_known_ones() -> None:
 
 def test_unknown_bot_lists_the_known_ones() -> None:
     registry = load_registry(entry_points=False)
-    with pytest.raises(ConfigError, match=r"unknown bot 'deepblue' \(known bots: first, heuristic, human, random"):
+    known = r"unknown bot 'deepblue' \(known bots: first, heuristic, human, ismcts, random"
+    with pytest.raises(ConfigError, match=known):
         registry.bot("deepblue")
 
 
