@@ -25,7 +25,7 @@ from .results import GameResult
 from .rng import derive_seed
 
 __all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed", "check_policy",
-           "choice_index", "default_action", "game_result", "play_game"]
+           "choice_index", "default_action", "game_result", "is_forced", "play_game"]
 
 POLICIES = ("forfeit", "continue")
 
@@ -70,6 +70,11 @@ class GameRecord:
 def bot_seed(seed: int, seat: int) -> int:
     """A per-seat seed for a bot's own randomness. One-way, so it does not reveal the deal."""
     return derive_seed(seed, seat, sep=":")
+
+
+def is_forced(legal: Sequence[Action]) -> bool:
+    """C-6: a lone ``pass`` is applied without asking the seat, which therefore is shown nothing for it."""
+    return len(legal) == 1 and legal[0].kind == "pass"
 
 
 def default_action(legal: Sequence[Action]) -> Action:
@@ -168,7 +173,7 @@ def play_game(
         played: Action | None = None
         choice = -1
         # C-6: a lone pass is applied without asking; a seat whose process ended is not asked (C-7)
-        if not disabled[seat] and not (len(legal) == 1 and legal[0].kind == "pass"):
+        if not disabled[seat] and not is_forced(legal):
             since = cursors[seat]
             cursors[seat] = state.log_size
             try:

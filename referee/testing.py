@@ -35,6 +35,7 @@ from protocol.actions import Action
 
 from .engine import Game, State, places_from_order
 from .errors import IllegalActionError
+from .match import is_forced
 
 __all__ = ["CheckFailed", "SimReport", "check_game", "steps", "check_conservation", "check_counts", "check_legal",
            "check_places", "check_random_game", "check_replay", "check_resample", "hidden_places", "moved",
@@ -335,8 +336,7 @@ def views(state: State, seed: int, max_steps: int, every: int = 1) -> Iterator[t
     for seat, _ in steps(state, seed, max_steps):
         if decision % every == 0:
             yield decision, now()
-        legal = state.legal_actions()
-        if not (len(legal) == 1 and legal[0].kind == "pass"):
+        if not is_forced(state.legal_actions()):
             shown[seat].append(state.observe(seat, cursors[seat]))
             cursors[seat] = state.log_size
         decision += 1
@@ -350,7 +350,7 @@ def scripted_view(state: State, seat: int, script: Iterable[str]) -> list[Wire]:
     shown: list[Wire] = []
     cursor = 0
     for text in script:
-        if state.to_act == seat:
+        if state.to_act == seat and not is_forced(state.legal_actions()):
             shown.append(state.observe(seat, cursor))
             cursor = state.log_size
         state.apply(state.parse_action(text))

@@ -81,11 +81,11 @@ class Settings:
 @cache
 def builtin_games() -> dict[str, Game]:
     """The built-in games by id (those of :mod:`referee.games.plugin`): the games ``ismcts`` is registered for."""
-    from ..games.durak import Durak, Kazaki
-    from ..games.koroli import Koroli, Koroli52
-    from ..games.kozel import Kozel, KozelHvaleny, KozelNN
+    from ..games.plugin import register_games
 
-    return {g.id: g for g in (Durak(), Kazaki(), Koroli(), Koroli52(), Kozel(), KozelHvaleny(), KozelNN())}
+    found: list[Game] = []
+    register_games(found.append)  # the one list of the built-in games: the hook they are registered by
+    return {g.id: g for g in found}
 
 
 class IsmctsBot(BotBase):
