@@ -38,7 +38,8 @@ from .sandbox import Sandbox
 from .terminal import printable
 from .wirelog import WireLog
 
-__all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "entrant_names", "parse_spec", "refuse_interactive",
+__all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "default_field", "entrant_names", "parse_spec",
+           "refuse_interactive",
            "useful_line"]
 
 #: The keys of a SPEC's settings prefix (docs/CLI.md, "Bot SPECs").
@@ -237,6 +238,17 @@ def _ms(settings: dict[str, str], key: str, least: int, spec: str) -> int | None
     if not (value.isascii() and value.isdigit()) or not least <= int(value) <= MAX_MS:
         raise ConfigError(f"bot {spec!r}: {key}= takes whole milliseconds from {least} to {MAX_MS}, got {value!r}")
     return int(value)
+
+
+def default_field(registry: Registry, game: str, leave_out: Sequence[str] = ()) -> list[str]:
+    """The registered bots a command seats when no entrant is named (``referee tournament run`` without ``--bot``),
+    sorted: those that play ``game``, but a person (``interactive = True``, docs/HUMAN.md) and a bot whose class
+    says ``default_field = False`` (``ismcts``: a full search budget on every move would make the default run
+    slow; name it with ``--bot`` to seat it)."""
+    return sorted(name for name, entry in registry.bots.items()
+                  if entry.supports(game) and name not in leave_out
+                  and getattr(entry.factory, "default_field", True) is not False
+                  and getattr(entry.factory, "interactive", False) is not True)
 
 
 def refuse_interactive(parsed: BotSpec, command: str) -> None:

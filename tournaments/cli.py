@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import typer
 
-from referee.botspec import check_supports, parse_spec, refuse_interactive
+from referee.botspec import check_supports, default_field, parse_spec, refuse_interactive
 from referee.botspec import entrant_names as botspec_names
 from referee.cli_common import (
     GAME_OPTION,
@@ -343,8 +343,7 @@ def run(
     registry = cli_registry()
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
-    specs = list(bot) or sorted(n for n, e in registry.bots.items()  # the bots, without a person (docs/HUMAN.md)
-                                if e.supports(game) and n not in gauntlet and not parse_spec(n, registry).interactive)
+    specs = list(bot) or default_field(registry, game, leave_out=gauntlet)
     if len(specs) < 2 and not bot and not gauntlet:
         raise ConfigError(f"fewer than two registered bots play {game}; name the entrants with --bot")
     field = len(specs)

@@ -95,6 +95,8 @@ class IsmctsBot(BotBase):
     name = "ismcts"
     #: the keys a SPEC may set (``ismcts:ms=50``), read by referee.botspec
     settings = SETTINGS
+    #: not seated by a tournament run that names no entrant (referee.botspec.default_field): it spends its budget
+    default_field = False
 
     def __init__(self, find_game: Callable[[str], Game] | None = None, **settings: object) -> None:
         self.config = Settings.parse(settings)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from protocol.errors import BotCrashed, BotTimeout, ConfigError
-from referee.botspec import BotSpec, cannot_play, check_supports, entrant_names, parse_spec
+from referee.botspec import BotSpec, cannot_play, check_supports, default_field, entrant_names, parse_spec
 from referee.clock import Clocked, TimeControl
 from referee.plugins import BotEntry, Registry, Source
 from referee.remote import RemoteBot
@@ -428,3 +428,34 @@ def test_a_tournament_reads_a_registered_bots_games_through_its_settings() -> No
     check_programs(["[move-time=50] durakist", "anything"], registry(), "durak", TimeControl())
     with pytest.raises(ConfigError, match=r"^bot 'durakist' does not play kozel \(it plays: durak\)$"):
         check_programs(["[move-time=50] durakist", "anything"], registry(), "kozel", TimeControl())
+
+
+class Slow(Quiet):
+    """A registered bot that asks to stay out of a default field."""
+
+    default_field = False
+
+
+class Person(Quiet):
+    """A registered bot that is a person at the terminal (docs/HUMAN.md)."""
+
+    interactive = True
+
+
+def test_the_default_field_is_every_bot_of_the_game_but_a_person_and_a_bot_that_asks_to_stay_out() -> None:
+    source = Source("test", "0")
+    found = Registry(bots={name: BotEntry(name, factory, "", games, source)  # type: ignore[arg-type]
+                           for name, factory, games in [("zeta", Quiet, None), ("alpha", Quiet, None),
+                                                        ("durakist", Quiet, ("durak",)), ("slow", Slow, None),
+                                                        ("person", Person, None)]})
+    assert default_field(found, "durak") == ["alpha", "durakist", "zeta"]
+    assert default_field(found, "kozel") == ["alpha", "zeta"]
+    assert default_field(found, "durak", leave_out=["zeta"]) == ["alpha", "durakist"]
+    assert parse_spec("slow", found).name == "slow"  # named, it is seated like any other
+
+
+def test_ismcts_and_human_stay_out_of_the_built_in_default_field() -> None:
+    from referee.plugins import load_registry
+    built_in = load_registry(entry_points=False)
+    assert {"ismcts", "human"} <= set(built_in.bots)
+    assert default_field(built_in, "durak") == ["first", "heuristic", "random"]
