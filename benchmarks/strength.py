@@ -103,8 +103,11 @@ SWEEP_MS = (25, 50, 100, 200, 400)
 def sprt(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace) -> dict[str, object]:
     """One ``referee tournament sprt`` of ``ismcts:ms=MS`` against ``heuristic`` (resumed if its db exists) and what
     its stored games say: a row of the table as a dict."""
-    db = folder / f"{game}-{seats}-{ms}ms.db"
-    command = [sys.executable, "-m", "referee", "tournament", "sprt", game, "-c", f"ismcts:ms={ms}",
+    db = database(folder, game, seats, ms, args)
+    if args.show:
+        return {"game": game, "seats": seats, "ms": ms, **stored(db), "seconds": 0.0}
+    command = [sys.executable, "-m", "referee", "tournament", "sprt", game, "-c",
+               ",".join([f"ismcts:ms={ms}", *args.setting]),
                "-B", "heuristic", "--seats", str(seats), "--elo1", str(args.elo1), "--max-games",
                str(args.max_games), "--workers", str(args.workers), "--db", str(db), "--seed", str(args.seed),
                "--json", *[f"--option={o}" for o in args.option]]
@@ -116,6 +119,11 @@ def sprt(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace)
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{game} {seats} seats: {' '.join(command[1:])} failed: {done.stderr.strip()[-500:]}")
+    return {"game": game, "seats": seats, "ms": ms, **stored(db), "seconds": time.perf_counter() - started}
+
+
+def stored(db: Path) -> dict[str, object]:
+    """What an SPRT's stored games say of its candidate against its baseline (part of a row of the table)."""
     table = subprocess.run([sys.executable, "-m", "referee", "tournament", "table", str(db), "--json"],
                            capture_output=True, text=True, check=True)
     outcome = json.loads(table.stdout)
@@ -127,23 +135,28 @@ def sprt(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace)
         for name, kept in ((outcome["candidate"], mine), (outcome["baseline"], theirs)):
             if name in row["bots"]:
                 kept.append((row["places"][row["bots"].index(name)], min(row["places"])))
-    low, high = outcome["elo_interval"]  # type: ignore[misc]
-    return {"game": game, "seats": seats, "ms": ms, "games": outcome["games"],
+    low, high = outcome["elo_interval"]
+    return {"games": outcome["games"],
             "first": sum(p == b for p, b in mine) / max(1, len(mine)),
             "baseline first": sum(p == b for p, b in theirs) / max(1, len(theirs)),
             "mean place": sum(p for p, _ in mine) / max(1, len(mine)),
-            "elo": outcome["elo"], "low": low, "high": high, "decision": outcome["decision"],
-            "seconds": time.perf_counter() - started}
+            "elo": outcome["elo"], "low": low, "high": high, "decision": outcome["decision"]}
 
 
-def playouts_per_move(game: Game, seats: int, ms: int, options: dict[str, str], games: int = 2) -> float:
+def database(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace) -> Path:
+    """The database of one SPRT in DIR: ``GAME-SEATS-MSms.db``, the --setting pairs after the budget."""
+    return folder / ("-".join([game, str(seats), f"{ms}ms", *args.setting]) + ".db")
+
+
+def playouts_per_move(game: Game, seats: int, ms: int, options: dict[str, str], settings: list[str],
+                      games: int = 2) -> float:
     """Iterations per searched move of ``ismcts`` at ``ms``, in a few in-process games against ``heuristic``."""
     from bots.heuristic import HeuristicBot
     from referee.ismcts import IsmctsBot
 
     iterations = moves = 0
     for i in range(games):
-        me = IsmctsBot(ms=ms)
+        me = IsmctsBot(ms=ms, **dict(pair.split("=", 1) for pair in settings))
         bots: list[Bot] = [HeuristicBot() for _ in range(seats)]
         bots[i % seats] = me
         play_game(game, bots, seed=10_000 + i, options=options)
@@ -164,14 +177,17 @@ def ismcts_table(args: argparse.Namespace) -> None:
         allowed = range(game.min_seats, game.max_seats + 1)
         for seats in [k for k in args.seats or (2, 3, 4) if k in allowed]:
             for ms in budgets:
+                if args.show and not database(folder, game_id, seats, ms, args).exists():
+                    continue
                 row = sprt(folder, game_id, seats, ms, args)
-                row["playouts"] = playouts_per_move(game, seats, ms, options)
+                if not args.show:
+                    row["playouts"] = playouts_per_move(game, seats, ms, options, args.setting)
                 rows.append(row)
                 print(f"{game_id} {seats} seats {ms} ms: {row['games']} games, {row['decision']}, "
                       f"{row['seconds']:.0f} s", file=sys.stderr, flush=True)
     print(tabulate([[r["game"], r["seats"], r["ms"], r["games"], f"{r['first']:.1%}", f"{r['baseline first']:.1%}",
                      f"{r['mean place']:.2f}", f"{r['elo']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]",
-                     r["decision"], f"{r['playouts']:.0f}"] for r in rows],
+                     r["decision"], f"{r['playouts']:.0f}" if "playouts" in r else "-"] for r in rows],
                    headers=["game", "seats", "ms", "games", "ismcts first", "heuristic first", "ismcts mean place",
                             "Elo (95% CI)", "SPRT", "playouts/move"], disable_numparse=True))
 
@@ -189,6 +205,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-games", type=int, default=400, help="--ismcts: games at most (default 400)")
     parser.add_argument("--elo1", type=float, default=50.0, help="--ismcts: the SPRT's H1 (default 50)")
     parser.add_argument("--workers", type=int, default=1, help="--ismcts: worker processes (default 1)")
+    parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                        help="--ismcts: one more setting of the candidate (ismcts:ms=MS,KEY=VALUE; repeatable)")
+    parser.add_argument("--show", action="store_true", help="--ismcts: only print what DIR stores, play nothing")
     args = parser.parse_args(argv)
     if args.ismcts:
         ismcts_table(args)

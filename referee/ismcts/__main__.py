@@ -1,6 +1,6 @@
-"""``python -m referee.ismcts [--ms MS] [--iterations N] [--c C] [--pool N]``: the ``ismcts`` bot as a program,
-speaking the protocol (docs/PROTOCOL.md) through the SDK's :func:`protocol.sdk.run_bot`. A bad flag is one line on
-stderr and exit status 2."""
+"""``python -m referee.ismcts [--ms MS] [--iterations N] [--guide G] …`` (every setting of docs/ISMCTS.md): the
+``ismcts`` bot as a program, speaking the protocol (docs/PROTOCOL.md) through the SDK's :func:`protocol.sdk.run_bot`.
+A bad flag is one line on stderr and exit status 2."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from bots.heuristic import HeuristicBot
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
 
@@ -34,6 +35,8 @@ SETTINGS: dict[str, str] = {
     "first": "playouts: the share of moves that take the first legal action in canonical order (C-7)",
     "pool": "worlds drawn per move at most, the k-th at iteration k², the other iterations play on copies (0: a new "
             "world every iteration)",
+    "guide": "heuristic's move is played unless the search's choice beats its mean reward by this many standard "
+             "errors (0: the search alone)",
 }
 _MAX_MS = 600_000
 _MAX_ITERATIONS = 10**8
@@ -49,6 +52,7 @@ class Settings:
     epsilon: float = 1.0
     first: float = 0.9
     pool: int = 64
+    guide: float = 1.0
 
     @classmethod
     def parse(cls, given: Mapping[str, object]) -> Settings:
@@ -58,12 +62,12 @@ class Settings:
             if key not in SETTINGS:
                 raise ConfigError(f"ismcts has no setting {key!r} (its settings: {', '.join(SETTINGS)})")
             text = str(value).strip()
-            if key in ("c", "epsilon", "first"):
+            if key in ("c", "epsilon", "first", "guide"):
                 try:
                     number = float(text)
                 except ValueError:
                     number = -1.0
-                top = 100 if key == "c" else 1
+                top = 100 if key in ("c", "guide") else 1
                 if not 0 <= number <= top:
                     raise ConfigError(f"ismcts: {key}= takes a number from 0 to {top}, got {value!r}")
                 values[key] = number
@@ -102,6 +106,8 @@ class IsmctsBot(BotBase):
         self.config = Settings.parse(settings)
         self._find = find_game or (lambda game_id: builtin_games()[game_id])
         self.rng = random.Random(0)
+        #: the guide (``guide`` > 0): heuristic, told every decision (its Kings play counts the cards it saw)
+        self.guide: BotBase | None = HeuristicBot() if self.config.guide > 0 else None
         self.game: Game | None = None
         self.view: list[dict[str, Any]] = []
         #: per game: moves searched, their iterations and seconds (the benchmarks read them)
@@ -116,11 +122,18 @@ class IsmctsBot(BotBase):
         self.view = []
         self.searched = self.iterations = 0
         self.seconds = 0.0
+        if self.guide is not None:
+            self.guide.new_game(info)
+
+    def game_over(self, result: Mapping[str, Any]) -> None:
+        if self.guide is not None:
+            self.guide.game_over(result)
 
     def act(self, decision: Decision) -> Action:
         began = time.perf_counter()
         self.view.append(decision.observation)  # every observation, forced or not: the view is all of them
         legal = decision.legal
+        hint = self.guide.act(decision) if self.guide is not None else None
         if len(legal) == 1:
             return legal[0]
         assert self.game is not None, "act before new_game"
@@ -130,7 +143,9 @@ class IsmctsBot(BotBase):
         left = max(config.ms / 1000 - (time.perf_counter() - began), 1e-6) if config.ms else 0.0
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
-                         epsilon=config.epsilon, first=config.first)
+                         epsilon=config.epsilon, first=config.first,
+                         keep=None if hint is None else hint if isinstance(hint, str) else hint.text,
+                         margin=config.guide)
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

@@ -40,12 +40,14 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A search's choice (its text), the iterations (playouts) it ran, its time and the root's visit counts."""
+    """A search's choice (its text), the iterations (playouts) it ran, its time, the root's visit counts and the
+    mean reward of each visited root action."""
 
     text: str
     iterations: int
     seconds: float
     visits: dict[str, int]
+    means: dict[str, float]
 
 
 def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> list[float]:
@@ -64,13 +66,17 @@ def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> 
 
 def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float, iterations: int,
            exploration: float, pool: int, teams: Sequence[Sequence[int]] | None, epsilon: float = 1.0,
-           first: float = 0.0, clock: Callable[[], float] = time.perf_counter) -> Outcome:
+           first: float = 0.0, keep: str | None = None, margin: float = 0.0,
+           clock: Callable[[], float] = time.perf_counter) -> Outcome:
     """Search the decision whose legal actions are ``legal`` (the same in every world) for at most ``seconds``
     (0: no limit) and ``iterations`` (0: no limit; one of them must be set), with UCB1's ``exploration`` constant.
     ``pool`` > 0: the k-th world is drawn at iteration k² (so n iterations play on about √n worlds, at most
     ``pool``), the other iterations play on a copy of one drawn before, in turn; 0: a world is drawn for every
     iteration (sampling a world costs far more than copying one: docs/ISMCTS.md). ``epsilon`` < 1: MAST playouts
     (that share of random actions, the others the best mean reward of the seat's action so far); 1: random ones.
+    ``keep``: a guide's choice (the text of a legal action), played unless the search's own choice has a mean
+    reward above it by more than ``margin`` standard errors (rewards lie in [0, 1], so an action of n visits has a
+    standard error of at most 0.5/√n); a guide's action the search never tried is played.
     ``rng`` drives everything: at a fixed iteration budget, the same ``rng`` state gives the same choice."""
     start = clock()
     deadline = start + seconds if seconds > 0 else math.inf
@@ -176,4 +182,14 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
         done += 1
     visits = {a.text: root.children[a.text].visits for a in legal if a.text in root.children}
     text = max(visits, key=lambda t: (visits[t], root.children[t].total)) if visits else legal[0].text
-    return Outcome(text, done, clock() - start, visits)
+    if keep is not None and text != keep:
+        held = root.children.get(keep)
+        if held is None or held.visits == 0:
+            text = keep
+        else:
+            best = root.children[text]
+            spread = 0.5 * math.sqrt(1 / best.visits + 1 / held.visits)
+            if best.total / best.visits - held.total / held.visits <= margin * spread:
+                text = keep
+    means = {t: root.children[t].total / n for t, n in visits.items() if n}
+    return Outcome(text, done, clock() - start, visits, means)

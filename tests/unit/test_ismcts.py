@@ -20,6 +20,7 @@ from referee.engine import Game, State, Worlds
 from referee.games.durak import Durak
 from referee.ismcts import IsmctsBot, Settings, rewards_of
 from referee.ismcts.bot import builtin_games
+from referee.ismcts.search import search
 from referee.match import play_game
 from referee.plugins import load_registry
 
@@ -68,12 +69,14 @@ def ismcts(game: Game, **settings: object) -> IsmctsBot:
 
 
 def test_settings_are_checked_in_one_line() -> None:
-    assert Settings.parse({"ms": "50", "iterations": "0", "c": "1.5", "pool": "8", "epsilon": "1",
-                           "first": "0.25"}) == Settings(ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0, first=0.25)
+    assert Settings.parse({"ms": "50", "iterations": "0", "c": "1.5", "pool": "8", "epsilon": "1", "first": "0.25",
+                           "guide": "2.5"}) == Settings(ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0, first=0.25,
+                                                        guide=2.5)
     for given, message in [({"ms": "fast"}, "ms= takes a whole number from 0 to 600000, got 'fast'"),
                            ({"iterations": "-3"}, "iterations= takes a whole number"),
                            ({"c": "x"}, "c= takes a number from 0 to 100"),
                            ({"first": "2"}, "first= takes a number from 0 to 1"),
+                           ({"guide": "-1"}, "guide= takes a number from 0 to 100"),
                            ({"depth": "3"}, "ismcts has no setting 'depth'"),
                            ({"ms": "0"}, "without a budget")]:
         with pytest.raises(ConfigError, match=message):
@@ -149,7 +152,7 @@ def test_it_beats_random_clearly_in_durak() -> None:
     for i in range(16):
         me = i % 2
         bots: list[Any] = [RandomBot(), RandomBot()]
-        bots[me] = ismcts(game, ms=0, iterations=20)
+        bots[me] = ismcts(game, ms=0, iterations=20, guide=0)  # the search alone, without heuristic's moves
         record = play_game(game, bots, seed=100 + i)
         assert not record.result.faults
         wins += record.result.places[me] == 1
@@ -177,3 +180,51 @@ def test_it_plays_every_game_legally_within_its_budget(game_id: str) -> None:
         record = play_game(game, bots, seed=40 + k)
         assert not record.result.faults, record.result.faults
         assert all(s.searched > 0 for s in searchers)
+
+
+def _position(seed: int = 5) -> tuple[Game, State]:
+    """A 2-seat durak position where seat 0 chooses among several actions."""
+    game = Durak()
+    state = game.new_state(2, seed)
+    while state.to_act != 0 or len(state.legal_actions()) < 3:
+        state.apply(state.legal_actions()[0])
+    return game, state
+
+
+def _search(state: State, game: Game, keep: str | None, margin: float, iterations: int = 300) -> Any:
+    worlds = game.worlds(2, 0, [state.observe(0)], state.options)
+    return search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=iterations,
+                  exploration=0.7, pool=16, teams=None, first=0.9, keep=keep, margin=margin)
+
+
+def test_the_guides_move_is_kept_unless_the_search_beats_it_by_the_margin() -> None:
+    game, state = _position()
+    alone = _search(state, game, None, 0.0)
+    other = next(t for t in alone.visits if t != alone.text)  # a move the search tried and did not choose
+    assert alone.means[alone.text] != alone.means[other]
+    assert _search(state, game, other, 100.0).text == other  # no search result is 100 standard errors better
+    chosen = _search(state, game, other, 0.0)  # at no margin the search's choice wins where its mean is higher
+    assert chosen.text == (alone.text if alone.means[alone.text] > alone.means[other] else other)
+    assert chosen.visits == alone.visits  # the guide changes the choice, not the search
+
+
+def test_a_guides_move_the_search_never_tried_is_played() -> None:
+    game, state = _position()
+    once = _search(state, game, None, 0.0, iterations=1)
+    untried = next(a.text for a in state.legal_actions() if a.text not in once.visits)
+    assert _search(state, game, untried, 0.0, iterations=1).text == untried
+
+
+def test_the_guide_is_heuristic_told_every_decision_and_guide_0_is_the_search_alone() -> None:
+    from bots.heuristic import HeuristicBot
+
+    game = durak()
+    assert ismcts(game, guide=0).guide is None
+    guided = ismcts(game, ms=0, iterations=30)
+    assert isinstance(guided.guide, HeuristicBot)
+    told: list[int] = []
+    act = guided.guide.act
+    guided.guide.act = lambda decision: told.append(decision.seat) or act(decision)  # type: ignore[method-assign]
+    record = play_game(game, [guided, RandomBot()], seed=3)
+    assert not record.result.faults
+    assert len(told) >= guided.searched > 0 and set(told) == {0}  # every decision, a lone action's too

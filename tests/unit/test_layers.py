@@ -19,7 +19,8 @@ PACKAGES = ("protocol", "bots", "referee", "tournaments")
 ALLOWED = {
     "protocol": set(),
     "bots": {"protocol"},
-    # referee.sandbox finds the folders of the SDK and the built-in bots to let Python bots import them
+    # referee.sandbox finds the folders of the SDK and the built-in bots to let Python bots import them;
+    # referee.ismcts plays heuristic's move where its search is not sure of a better one (docs/ISMCTS.md)
     "referee": {"protocol", "bots"},
     "tournaments": {"protocol", "referee"},
 }
