@@ -29,6 +29,11 @@ against ``heuristic`` after the test, as the workers cannot report them). ``--sw
 
     python benchmarks/strength.py --ismcts runs/ --game durak --seats 2
     python benchmarks/strength.py --ismcts runs/ --game durak --seats 2 --sweep --max-games 200
+    python benchmarks/strength.py --ismcts runs/ --game kozel --seats 4 --setting guide=0   # the search alone
+    python benchmarks/strength.py --ismcts runs/ --show      # the table of what runs/ stores, playing nothing
+
+``--setting KEY=VALUE`` adds a setting to the candidate's SPEC (``ismcts:ms=MS,KEY=VALUE``; its database is named
+after it too).
 """
 
 from __future__ import annotations
