@@ -123,7 +123,7 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
         if cwd is not None:
             raise ConfigError(f"bot {spec!r}: cwd= is for programs, and {name!r} runs inside the referee")
         entry = registry.bots[name]
-        interactive = getattr(entry.factory, "interactive", False) is True
+        interactive = _says(entry.factory, "interactive", False)
         bot_settings = _bot_settings(entry.factory, name, own, spec) if colon else ()
         return _with_settings(BotSpec(spec, name, None, entry.games, interactive=interactive,
                                       settings=bot_settings), settings, spec)
@@ -247,8 +247,13 @@ def default_field(registry: Registry, game: str, leave_out: Sequence[str] = ()) 
     slow; name it with ``--bot`` to seat it)."""
     return sorted(name for name, entry in registry.bots.items()
                   if entry.supports(game) and name not in leave_out
-                  and getattr(entry.factory, "default_field", True) is not False
-                  and getattr(entry.factory, "interactive", False) is not True)
+                  and _says(entry.factory, "default_field", True) and not _says(entry.factory, "interactive", False))
+
+
+def _says(factory: object, attribute: str, default: bool) -> bool:
+    """A flag a bot's factory may set (docs/PLUGINS.md): ``default`` unless the attribute is the other bool."""
+    other = not default
+    return other if getattr(factory, attribute, default) is other else default
 
 
 def refuse_interactive(parsed: BotSpec, command: str) -> None:

@@ -107,7 +107,7 @@ class IsmctsBot(BotBase):
         self._find = find_game or (lambda game_id: builtin_games()[game_id])
         self.rng = random.Random(0)
         #: the guide (``guide`` > 0): heuristic, told every decision (its Kings play counts the cards it saw)
-        self.guide: BotBase | None = HeuristicBot() if self.config.guide > 0 else None
+        self.guide: HeuristicBot | None = HeuristicBot() if self.config.guide > 0 else None
         self.game: Game | None = None
         self.view: list[dict[str, Any]] = []
         #: per game: moves searched, their iterations and seconds (the benchmarks read them)
@@ -133,7 +133,7 @@ class IsmctsBot(BotBase):
         began = time.perf_counter()
         self.view.append(decision.observation)  # every observation, forced or not: the view is all of them
         legal = decision.legal
-        hint = self.guide.act(decision) if self.guide is not None else None
+        hint = self.guide.act(decision).text if self.guide is not None else None
         if len(legal) == 1:
             return legal[0]
         assert self.game is not None, "act before new_game"
@@ -144,8 +144,7 @@ class IsmctsBot(BotBase):
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
                          epsilon=config.epsilon, first=config.first,
-                         keep=None if hint is None else hint if isinstance(hint, str) else hint.text,
-                         margin=config.guide)
+                         keep=hint, margin=config.guide)
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

@@ -27,41 +27,8 @@ from referee.plugins import load_registry
 GAMES = sorted(builtin_games())
 
 
-class _ReDealt(Worlds):
-    def __init__(self, real: Any, seat: int) -> None:
-        self.real, self.seat = real, seat
-
-    def sample(self, rng: random.Random) -> State:
-        return self.real.resample_hidden(self.seat, rng)  # type: ignore[no-any-return]
-
-
-class StandInDurak(Durak):
-    """TEST-ONLY stand-in while durak's own sampler has not landed: worlds are the real state re-dealt (the bot is
-    never given this in play; it only stands in for ``Durak.worlds`` here)."""
-
-    real: Any = None
-
-    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
-        self.real = super()._new_state(seats, seed, options, dealer)
-        return self.real
-
-    def worlds(self, seats: int, seat: int, view: Any, options: Any = None) -> Worlds:
-        return _ReDealt(self.real, seat)
-
-
-def samples(game: Game, seats: int) -> bool:
-    """Does ``game`` sample worlds yet (its family's sampler has landed)?"""
-    state = game.new_state(seats, 1)
-    try:
-        game.worlds(seats, state.to_act or 0, [state.observe(state.to_act or 0)])
-    except NotImplementedError:
-        return False
-    return True
-
-
 def durak() -> Game:
-    real = Durak()
-    return real if samples(real, 2) else StandInDurak()
+    return Durak()
 
 
 def ismcts(game: Game, **settings: object) -> IsmctsBot:
@@ -166,8 +133,6 @@ def test_it_plays_every_game_legally_within_its_budget(game_id: str) -> None:
     registry = load_registry()
     game = registry.game(game_id)
     seat_counts = range(game.min_seats, game.max_seats + 1)
-    if not samples(game, game.min_seats):
-        pytest.skip(f"{game_id} cannot sample worlds yet (its family's sampler has not landed)")
     time_control = TimeControl.from_ms(1000)
     for k, seats in enumerate(seat_counts):
         bots: list[Any] = [Clocked(registry.bot("heuristic").factory(), time=time_control) for _ in range(seats)]
