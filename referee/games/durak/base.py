@@ -91,6 +91,7 @@ class DurakState(CardState):
         self.redeals = 0
         self.bouts = 0
         self.active = [True] * seats
+        self.left = seats  # how many of them are still active
         self.finishing_order: list[tuple[int, ...]] = []
         self.discard = 0
         self.known = 0  # cards in hands whose holder everyone knows (announced, picked up, withdrawn)
@@ -163,7 +164,10 @@ class DurakState(CardState):
 
     def _next_active(self, seat: int) -> int:
         n = self.seats
-        for k in range(1, n + 1):
+        s = seat + 1 if seat + 1 < n else 0
+        if self.active[s]:  # the usual case: the left neighbour still plays
+            return s
+        for k in range(2, n + 1):
             s = (seat + k) % n
             if self.active[s]:
                 return s
@@ -261,17 +265,18 @@ class DurakState(CardState):
             if group:
                 for s in group:
                     active[s] = False
+                self.left -= len(group)
                 self.finishing_order.append(group)
                 self.log.append(("out", None, group))
         self.bouts += 1
-        remaining = tuple([s for s in range(n) if active[s]])
-        if len(remaining) <= 1:  # KZ-21: the one player left is the loser; none left is a draw
-            if remaining:
+        if self.left <= 1:  # KZ-21: the one player left is the loser; none left is a draw
+            if self.left:
+                remaining = tuple([s for s in range(n) if active[s]])
                 self.finishing_order.append(remaining)
                 self.loser = remaining[0]
             self._finish()
         elif self.bouts >= self.max_bouts:  # C-11: the active players share the last place
-            self.finishing_order.append(remaining)
+            self.finishing_order.append(tuple([s for s in range(n) if active[s]]))
             self.aborted = True
             self._finish()
         elif taken:  # KZ-22
@@ -324,7 +329,7 @@ class DurakState(CardState):
             out.append(TAKE)
             return tuple(out)
         if phase == OFFER or phase == TAKE_THROW:  # KZ-16, KZ-17 step 1
-            return t.singles.select("throw_in", self.hands[self.priority[self.walk]] & self.rank_cards) + (PASS,)
+            return t.throw_ins.select(self.hands[self.priority[self.walk]] & self.rank_cards) + (PASS,)
         if phase == WITHDRAW:  # KZ-17 step 2
             return (t.withdraw[self.withdrawals[self.walk][0]], PASS)
         if phase == REDEAL:  # KZ-6: demand_redeal before pass (C-7)

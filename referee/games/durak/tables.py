@@ -40,9 +40,9 @@ class _Tables:
         #: The card indices of every action this deck can produce, by the action object's identity: _apply
         #: always receives one of these prebuilt objects (State.apply hands over the legal object itself).
         self.code: dict[int, tuple[int, ...]] = {}
-        #: The one-card actions, from the trick games' tables: ``singles.select("throw_in", mask)`` lists the
-        #: throw-ins of a set of cards in four look-ups.
+        #: The one-card actions, from the trick games' tables.
         self.singles = card_tables(deck, ("throw_in", "withdraw"))
+        self.throw_ins = self.singles.index["throw_in"]  # ``throw_ins.select(mask)``: the throw-ins of a set of cards
         self.throw_in = self._register(self.singles.by_card["throw_in"])
         self.withdraw = self._register(self.singles.by_card["withdraw"])
         self.defend = [[self._make("defend", (a, c)) for c in range(n)] for a in range(n)]
