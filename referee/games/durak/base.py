@@ -173,6 +173,10 @@ class DurakState(CardState):
                 return s
         raise AssertionError("no active player")  # pragma: no cover - the game ends before this
 
+    def _playing(self) -> tuple[int, ...]:
+        """The active seats, in seat order (the game's end: KZ-21, C-11)."""
+        return tuple([s for s in range(self.seats) if self.active[s]])
+
     def _set_roles(self, attacker: int, defender: int) -> None:
         """KZ-8, KZ-9, KZ-11: roles, cap and the priority list P."""
         self.attacker = attacker
@@ -271,12 +275,12 @@ class DurakState(CardState):
         self.bouts += 1
         if self.left <= 1:  # KZ-21: the one player left is the loser; none left is a draw
             if self.left:
-                remaining = tuple([s for s in range(n) if active[s]])
+                remaining = self._playing()
                 self.finishing_order.append(remaining)
                 self.loser = remaining[0]
             self._finish()
         elif self.bouts >= self.max_bouts:  # C-11: the active players share the last place
-            self.finishing_order.append(tuple([s for s in range(n) if active[s]]))
+            self.finishing_order.append(self._playing())
             self.aborted = True
             self._finish()
         elif taken:  # KZ-22
@@ -329,7 +333,7 @@ class DurakState(CardState):
             out.append(TAKE)
             return tuple(out)
         if phase == OFFER or phase == TAKE_THROW:  # KZ-16, KZ-17 step 1
-            return t.throw_ins.select(self.hands[self.priority[self.walk]] & self.rank_cards) + (PASS,)
+            return t.throw_in_index.select(self.hands[self.priority[self.walk]] & self.rank_cards) + (PASS,)
         if phase == WITHDRAW:  # KZ-17 step 2
             return (t.withdraw[self.withdrawals[self.walk][0]], PASS)
         if phase == REDEAL:  # KZ-6: demand_redeal before pass (C-7)

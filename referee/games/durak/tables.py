@@ -42,7 +42,7 @@ class _Tables:
         self.code: dict[int, tuple[int, ...]] = {}
         #: The one-card actions, from the trick games' tables.
         self.singles = card_tables(deck, ("throw_in", "withdraw"))
-        self.throw_ins = self.singles.index["throw_in"]  # ``throw_ins.select(mask)``: the throw-ins of a set of cards
+        self.throw_in_index = self.singles.index["throw_in"]  # ``.select(mask)``: the throw-ins of a set of cards
         self.throw_in = self._register(self.singles.by_card["throw_in"])
         self.withdraw = self._register(self.singles.by_card["withdraw"])
         self.defend = [[self._make("defend", (a, c)) for c in range(n)] for a in range(n)]
