@@ -164,20 +164,23 @@ def play_game(
     if listener:
         listener(state, state.events(0, None))
         seen = state.log_size
-    # The loop of every game played: the state's methods are looked up once, and a bot's answer that is one of the
-    # legal objects (an in-process bot's usual answer) is found by identity, without comparing texts.
-    legal_actions, apply, observe = state.legal_actions, state.apply, state.observe
+    # The loop of every game played: the state's methods are looked up once, a lone pass is recognised inline
+    # (is_forced), and a bot's answer that is one of the legal objects (an in-process bot's usual answer) is found
+    # by identity, without comparing texts. What is applied is always one of the legal objects, so it goes straight
+    # to the engine's _apply, whose contract is exactly that (State.apply would search the legal list again).
+    legal_actions, apply_legal, observe = state.legal_actions, state._apply, state.observe
+    acts = [bot.act for bot in bots]
     while (to_act := state.to_act) is not None:
         seat = to_act
         legal = legal_actions()
         played: Action | None = None
         choice = -1
         # C-6: a lone pass is applied without asking; a seat whose process ended is not asked (C-7)
-        if not disabled[seat] and not is_forced(legal):
+        if not disabled[seat] and (len(legal) != 1 or legal[0].kind != "pass"):
             since = cursors[seat]
             cursors[seat] = state.log_size
             try:
-                answer = bots[seat].act(Decision(seat, legal, partial(observe, seat, since)))
+                answer = acts[seat](Decision(seat, legal, partial(observe, seat, since)))
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
                 fault = _fault(seat, len(actions), exc)
                 faults.append(fault)
@@ -194,7 +197,7 @@ def play_game(
         if played is None:
             played = default_action(legal)
             choice = choice_index(legal, played)
-        apply(played)  # the engine's own errors propagate: they are not the bot's fault
+        apply_legal(played)  # the engine's own errors propagate: they are not the bot's fault
         actions.append(played.text)
         choices.append(choice)
         if listener:
