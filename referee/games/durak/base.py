@@ -177,12 +177,19 @@ class DurakState(CardState):
         """The active seats, in seat order (the game's end: KZ-21, C-11)."""
         return tuple([s for s in range(self.seats) if self.active[s]])
 
-    def _set_roles(self, attacker: int, defender: int) -> None:
-        """KZ-8, KZ-9, KZ-11: roles, cap and the priority list P."""
+    def _set_roles(self, attacker: int) -> None:
+        """KZ-8, KZ-9, KZ-11: the defender (the attacker's next active neighbour), the cap and the priority list P."""
+        n, active = self.seats, self.active
+        defender = attacker + 1 if attacker + 1 < n else 0
+        if not active[defender]:
+            defender = self._next_active(defender)
         self.attacker = attacker
         self.defender = defender
-        self.cap = min(MAX_ATTACK, self.hands[defender].bit_count())
-        n, active = self.seats, self.active
+        size = self.hands[defender].bit_count()
+        self.cap = size if size < MAX_ATTACK else MAX_ATTACK
+        if self.left == 2:  # the usual case: nobody else plays, P is the attacker alone
+            self.priority = [attacker]
+            return
         priority = [attacker]
         for k in range(defender + 1, defender + n):  # the others clockwise from D's left, D not among them
             s = k % n
@@ -191,7 +198,7 @@ class DurakState(CardState):
         self.priority = priority
 
     def _start_bout(self, attacker: int) -> None:
-        self._set_roles(attacker, self._next_active(attacker))
+        self._set_roles(attacker)
         self.table: list[list[int]] = []  # [attack card, cover card or -1, owner, thrown-in flag]
         self.table_mask = 0
         self.rank_cards = 0  # every card of a table rank (KZ-10)
@@ -391,7 +398,7 @@ class DurakState(CardState):
                 for card in code:
                     self._put(card, seat, False)
                 self.log.append(("transfer", seat, code))
-                self._set_roles(seat, self._next_active(seat))
+                self._set_roles(seat)
                 self.log.append(("bout", seat, (self.defender, self.cap)))
             else:  # take, KZ-17
                 self.log.append(("take", seat, None))
