@@ -164,10 +164,10 @@ def play_game(
     if listener:
         listener(state, state.events(0, None))
         seen = state.log_size
-    # The loop of every game played: the state's methods are looked up once, a lone pass is recognised inline
-    # (is_forced), and a bot's answer that is one of the legal objects (an in-process bot's usual answer) is found
-    # by identity, without comparing texts. What is applied is always one of the legal objects, so it goes straight
-    # to the engine's _apply, whose contract is exactly that (State.apply would search the legal list again).
+    # The loop of every game played: the state's methods are looked up once, and a bot's answer that is one of the
+    # legal objects (an in-process bot's usual answer) is found by identity, without comparing texts. What is applied
+    # is always one of the legal objects, so it goes straight to the engine's _apply, whose contract is exactly that
+    # (State.apply would search the legal list again).
     legal_actions, apply_legal, observe = state.legal_actions, state._apply, state.observe
     acts = [bot.act for bot in bots]
     while (to_act := state.to_act) is not None:
@@ -176,7 +176,7 @@ def play_game(
         played: Action | None = None
         choice = -1
         # C-6: a lone pass is applied without asking; a seat whose process ended is not asked (C-7)
-        if not disabled[seat] and (len(legal) != 1 or legal[0].kind != "pass"):
+        if not disabled[seat] and not is_forced(legal):
             since = cursors[seat]
             cursors[seat] = state.log_size
             try:

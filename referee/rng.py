@@ -12,7 +12,6 @@ from collections.abc import MutableSequence
 __all__ = ["SplitMix64", "MASK64", "derive_seed"]
 
 MASK64 = (1 << 64) - 1
-_TWO64 = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
@@ -43,23 +42,10 @@ class SplitMix64:
         return x % n
 
     def shuffle(self, a: MutableSequence[int]) -> None:
-        """Shuffle ``a`` in place: for i from len-1 down to 1, swap a[i] with a[randbelow(i+1)].
-
-        Every deal's first step, so :meth:`randbelow` and :meth:`next64` are inlined here (the same numbers)."""
-        z0 = self.state
+        """Shuffle ``a`` in place: for i from len-1 down to 1, swap a[i] with a[randbelow(i+1)]."""
         for i in range(len(a) - 1, 0, -1):
-            n = i + 1
-            limit = _TWO64 - _TWO64 % n
-            while True:
-                z0 = (z0 + _GAMMA) & MASK64
-                z = ((z0 ^ (z0 >> 30)) * _MUL1) & MASK64
-                z = ((z ^ (z >> 27)) * _MUL2) & MASK64
-                x = z ^ (z >> 31)
-                if x < limit:
-                    break
-            j = x % n
+            j = self.randbelow(i + 1)
             a[i], a[j] = a[j], a[i]
-        self.state = z0
 
 
 def derive_seed(*parts: object, sep: str = ":", size: int = 8) -> int:

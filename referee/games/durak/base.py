@@ -180,9 +180,7 @@ class DurakState(CardState):
     def _set_roles(self, attacker: int) -> None:
         """KZ-8, KZ-9, KZ-11: the defender (the attacker's next active neighbour), the cap and the priority list P."""
         n, active = self.seats, self.active
-        defender = attacker + 1 if attacker + 1 < n else 0
-        if not active[defender]:
-            defender = self._next_active(defender)
+        defender = self._next_active(attacker)
         self.attacker = attacker
         self.defender = defender
         size = self.hands[defender].bit_count()
