@@ -175,8 +175,9 @@ def play_game(
         legal = legal_actions()
         played: Action | None = None
         choice = -1
-        # C-6: a lone pass is applied without asking; a seat whose process ended is not asked (C-7)
-        if not disabled[seat] and not is_forced(legal):
+        # C-6: a lone pass is applied without asking (two or more actions never are: is_forced is not asked
+        # then); a seat whose process ended is not asked (C-7)
+        if not disabled[seat] and (len(legal) > 1 or not is_forced(legal)):
             since = cursors[seat]
             cursors[seat] = state.log_size
             try:

@@ -4,6 +4,8 @@
   it was (every seat's observation, the card places, the legal actions, the log), for every game and seat count;
 - the durak family's attack list (one-card attacks with the leaders' sets spliced in) is, for any hand and cap,
   every same-rank set of at most cap cards in C-7 order, built here by brute force from the card texts;
+- the durak family's ``to_act``, a field set where the phase changes, is after every move the seat the phase asks
+  (KZ-12's state table), with every option on and off, at every seat count;
 - :class:`~referee.games.cards.CardIndex` lists the actions of any set of cards in canonical order;
 - the runner finds the legal object an in-process bot answered by identity, and an equal action or its text
   through the engine, with the same record either way.
@@ -26,6 +28,7 @@ from protocol.bot import BotBase, Decision
 from referee.engine import State
 from referee.games.cards import CardIndex, tables
 from referee.games.durak import Durak, Kazaki
+from referee.games.durak import base as durak_base
 from referee.games.durak.tables import tables as durak_tables
 from referee.match import play_game
 from referee.plugins import load_registry
@@ -89,6 +92,43 @@ def test_the_attack_list_is_every_same_rank_set_within_the_cap_in_canonical_orde
         for cap in range(1, 7):
             got = [a.text for a in t.attacks(mask, cap)]
             assert got == _attack_texts(t.texts, t.ranks, hand, cap), (sorted(hand), cap)
+
+
+def _asked(state: Any) -> int | None:
+    """The seat the durak family's phase asks (KZ-12; KZ-6 for the redeal offers), from the fields it reads."""
+    phase = state.phase
+    if phase == durak_base.ATTACK:
+        return state.attacker
+    if phase == durak_base.DEFEND:
+        return state.defender
+    if phase in (durak_base.OFFER, durak_base.TAKE_THROW):
+        return state.priority[state.walk]
+    if phase == durak_base.WITHDRAW:
+        return state.withdrawals[state.walk][2]
+    if phase == durak_base.REDEAL:
+        return state.redeal_queue[0]
+    return None
+
+
+@pytest.mark.parametrize("game", [Durak(), Kazaki()], ids=["durak", "kazaki"])
+@pytest.mark.parametrize("flags", [{}, {"transfer": True, "withdraw": True, "throw_after_take": True,
+                                        "redeal_five": True}, {"throw_after_take": False, "withdraw": False}],
+                         ids=["defaults", "all-on", "no-after-take"])
+def test_the_durak_seat_to_act_is_the_seat_its_phase_asks(game: Any, flags: dict[str, bool]) -> None:
+    rng = random.Random(3)
+    phases: set[int] = set()
+    for seats in range(game.min_seats, game.max_seats + 1):
+        for seed in range(60):  # the first redeal offers: kazaki seed 48 at two seats, durak seed 15 at three
+            state = game.new_state(seats, seed, flags)
+            while True:
+                phases.add(state.phase)
+                assert state.to_act == _asked(state), (seats, seed, state.log[-3:])
+                if state.to_act is None:
+                    break
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+    if flags.get("redeal_five"):  # every phase was reached, the redeal offers and the withdrawals too
+        assert phases == set(range(len(durak_base.PHASE_NAMES)))
 
 
 def test_a_card_index_lists_the_actions_of_a_set_of_cards_in_canonical_order() -> None:

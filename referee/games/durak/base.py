@@ -130,7 +130,9 @@ class DurakState(CardState):
         self.log.append(("trump", self.dealer if self.trump_in_hand else None, self.trump_card))
         self.phase = REDEAL
         self.redeal_queue = self._redeal_candidates() if self.options["redeal_five"] else []
-        if not self.redeal_queue:
+        if self.redeal_queue:
+            self.to_act = self.redeal_queue[0]
+        else:
             self._start_play()
 
     def _redeal_candidates(self) -> list[int]:
@@ -203,6 +205,7 @@ class DurakState(CardState):
         self.attack_count = 0
         self.open_mask = 0  # the uncovered attack cards
         self.phase = ATTACK
+        self.to_act = attacker
         self.log.append(("bout", attacker, (self.defender, self.cap)))
 
     def _put(self, card: int, owner: int, thrown: bool) -> None:
@@ -223,6 +226,7 @@ class DurakState(CardState):
             if hands[priority[i]] & ranks:
                 self.walk = i
                 self.phase = phase
+                self.to_act = priority[i]
                 return True
         return False
 
@@ -235,6 +239,7 @@ class DurakState(CardState):
             self.walk = 0
             if self.withdrawals:
                 self.phase = WITHDRAW
+                self.to_act = self.withdrawals[0][2]
                 return
         self._end_bout(taken=True)
 
@@ -295,24 +300,17 @@ class DurakState(CardState):
 
     def _finish(self) -> None:
         self.phase = OVER
+        self.to_act = None
         self.log.append(("end", None, (self.loser, self.loser is None and not self.aborted, self.aborted)))
 
     # ------------------------------------------------------------------------------------ engine API
 
-    @property
-    def to_act(self) -> int | None:
-        phase = self.phase
-        if phase == ATTACK:
-            return self.attacker
-        if phase == DEFEND:
-            return self.defender
-        if phase == OFFER or phase == TAKE_THROW:
-            return self.priority[self.walk]
-        if phase == WITHDRAW:
-            return self.withdrawals[self.walk][2]
-        if phase == REDEAL:
-            return self.redeal_queue[0]
-        return None
+    #: The seat to act (None once the game is over): a field, not a property, because every loop over a game reads
+    #: it once a decision. It is set wherever the phase or the seat it asks changes: the attacker in ATTACK, the
+    #: defender in DEFEND, ``priority[walk]`` in OFFER and TAKE_THROW, the owner of ``withdrawals[walk]`` in
+    #: WITHDRAW, ``redeal_queue[0]`` in REDEAL (tests/unit/test_durak.py checks it against the phase after every
+    #: move of random games).
+    to_act: int | None = None
 
     def _generate(self) -> tuple[Action, ...]:
         # The masks are walked lowest card first (``low = m & -m``) inline: this is the engine's hottest code.
@@ -377,6 +375,7 @@ class DurakState(CardState):
             self.attack_count = len(code)
             self.log.append(("attack", seat, code))
             self.phase = DEFEND
+            self.to_act = self.defender
         elif phase == DEFEND:
             seat = self.defender
             if kind == "defend":
@@ -397,6 +396,7 @@ class DurakState(CardState):
                     self._put(card, seat, False)
                 self.log.append(("transfer", seat, code))
                 self._set_roles(seat)
+                self.to_act = self.defender
                 self.log.append(("bout", seat, (self.defender, self.cap)))
             else:  # take, KZ-17
                 self.log.append(("take", seat, None))
@@ -409,6 +409,7 @@ class DurakState(CardState):
                 self.log.append(("throw_in", seat, card))
                 if phase == OFFER:
                     self.phase = DEFEND
+                    self.to_act = self.defender
                 else:  # KZ-17 step 1: the same player is asked again
                     self._after_take(self.walk)
             else:
@@ -434,6 +435,8 @@ class DurakState(CardState):
             self.walk += 1
             if self.walk == len(self.withdrawals):
                 self._end_bout(taken=True)
+            else:
+                self.to_act = self.withdrawals[self.walk][2]
         elif phase == REDEAL:
             seat = self.redeal_queue[0]
             if kind == "demand_redeal":  # KZ-6: public, the same dealer deals again
@@ -443,7 +446,9 @@ class DurakState(CardState):
             else:  # C-8: a declined offer is private (rendered by CardState, to this seat only)
                 self.log.append(("pass_redeal", seat, None))
                 self.redeal_queue.pop(0)
-                if not self.redeal_queue:
+                if self.redeal_queue:
+                    self.to_act = self.redeal_queue[0]
+                else:
                     self._start_play()
 
     def _result(self) -> Result:
