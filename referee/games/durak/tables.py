@@ -64,12 +64,13 @@ class _Tables:
         if not leaders or cap == 1:
             return out
         sets, above = self.attack[cap], self.same_rank_above
+        spliced = list(out)
         while leaders:  # the highest leader first, so the positions of the lower ones stay put
             i = leaders.bit_length() - 1
             at = (hand & ((1 << i) - 1)).bit_count()  # the position of card i's one-card attack
-            out = out[:at] + sets[i][hand & above[i]] + out[at + 1:]
+            spliced[at:at + 1] = sets[i][hand & above[i]]  # its sets, its one-card attack first
             leaders ^= 1 << i
-        return out
+        return tuple(spliced)
 
     def _register(self, actions: tuple[Action, ...]) -> tuple[Action, ...]:
         """One-card actions, card i at index i, entered in :attr:`code`."""
