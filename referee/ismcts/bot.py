@@ -37,6 +37,8 @@ SETTINGS: dict[str, str] = {
             "world every iteration)",
     "guide": "heuristic's move is played unless the search's choice beats its mean reward by this many standard "
              "errors (0: the search alone)",
+    "pair": "the share of the budget that decides between heuristic's move and the search's by paired playouts "
+            "(0: by the search's own statistics)",
 }
 _MAX_MS = 600_000
 _MAX_ITERATIONS = 10**8
@@ -53,6 +55,7 @@ class Settings:
     first: float = 0.9
     pool: int = 64
     guide: float = 1.0
+    pair: float = 0.5
 
     @classmethod
     def parse(cls, given: Mapping[str, object]) -> Settings:
@@ -62,7 +65,7 @@ class Settings:
             if key not in SETTINGS:
                 raise ConfigError(f"ismcts has no setting {key!r} (its settings: {', '.join(SETTINGS)})")
             text = str(value).strip()
-            if key in ("c", "epsilon", "first", "guide"):
+            if key in ("c", "epsilon", "first", "guide", "pair"):
                 try:
                     number = float(text)
                 except ValueError:
@@ -144,7 +147,7 @@ class IsmctsBot(BotBase):
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
                          epsilon=config.epsilon, first=config.first,
-                         keep=hint, margin=config.guide)
+                         keep=hint, margin=config.guide, pair=config.pair)
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

@@ -40,14 +40,17 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A search's choice (its text), the iterations (playouts) it ran, its time, the root's visit counts and the
-    mean reward of each visited root action."""
+    """A search's choice (its text), the iterations (playouts) it ran, its time, the root's visit counts, the
+    mean reward of each visited root action and the paired check's figures."""
 
     text: str
     iterations: int
     seconds: float
     visits: dict[str, int]
     means: dict[str, float]
+    #: the paired check (``pair`` > 0), when it ran: pairs played, the mean difference (the tree's choice less the
+    #: guide's) and its standard error
+    check: tuple[int, float, float] | None = None
 
 
 def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> list[float]:
@@ -66,7 +69,7 @@ def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> 
 
 def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float, iterations: int,
            exploration: float, pool: int, teams: Sequence[Sequence[int]] | None, epsilon: float = 1.0,
-           first: float = 0.0, keep: str | None = None, margin: float = 0.0,
+           first: float = 0.0, keep: str | None = None, margin: float = 0.0, pair: float = 0.0,
            clock: Callable[[], float] = time.perf_counter) -> Outcome:
     """Search the decision whose legal actions are ``legal`` (the same in every world) for at most ``seconds``
     (0: no limit) and ``iterations`` (0: no limit; one of them must be set), with UCB1's ``exploration`` constant.
@@ -77,10 +80,17 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     ``keep``: a guide's choice (the text of a legal action), played unless the search's own choice has a mean
     reward above it by more than ``margin`` standard errors (rewards lie in [0, 1], so an action of n visits has a
     standard error of at most 0.5/√n); a guide's action the search never tried is played.
+    ``pair`` > 0 (with ``keep``): that share of the budget decides between the guide's action and the tree's choice
+    instead, by paired playouts: both actions on the same world, each played on with the same random numbers, so
+    that the deal's luck cancels out of their difference; the tree's choice is played if its mean reward beats the
+    guide's by more than ``margin`` standard errors of the paired differences (docs/ISMCTS.md, "The guide").
     ``rng`` drives everything: at a fixed iteration budget, the same ``rng`` state gives the same choice."""
     start = clock()
     deadline = start + seconds if seconds > 0 else math.inf
     limit = iterations if iterations > 0 else math.inf
+    paired = keep is not None and pair > 0.0
+    tree_deadline = start + seconds * (1.0 - pair) if paired and seconds > 0 else deadline
+    tree_limit = max(1, math.ceil(iterations * (1.0 - pair))) if paired and iterations > 0 else limit
     root = Node(-1)
     drawn: list[State] = []
     rand = rng.random
@@ -88,17 +98,24 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     seats = 0
     mast: list[dict[str, list[float]]] = []  # per seat: action text -> [reward total, count] over all playouts
     done = 0
-    while done < limit and (done == 0 or clock() < deadline):
+
+    def world() -> State:
+        """The next determinization: the k-th world is drawn at iteration k² (at most ``pool``, the other iterations
+        play on copies of those in turn), or every time without a pool."""
+        nonlocal pool
         if pool > 0 and (len(drawn) >= pool or len(drawn) ** 2 > done):
-            state = drawn[done % len(drawn)].clone()  # type: ignore[attr-defined]
-        else:  # the k-th world is drawn at iteration k² (at most pool), or every time without a pool
-            state = worlds.sample(rng)
-            if pool > 0:
-                if not hasattr(state, "clone"):
-                    pool = 0  # a game without copies: a fresh world every time
-                else:
-                    drawn.append(state)
-                    state = state.clone()
+            return drawn[done % len(drawn)].clone()  # type: ignore[attr-defined, no-any-return]
+        state = worlds.sample(rng)
+        if pool > 0:
+            if not hasattr(state, "clone"):
+                pool = 0  # a game without copies: a fresh world every time
+            else:
+                drawn.append(state)
+                state = state.clone()  # type: ignore[attr-defined]
+        return state
+
+    while done < tree_limit and (done == 0 or clock() < tree_deadline):
+        state = world()
         if not mast:
             seats = state.seats
             mast = [{} for _ in range(seats)]
@@ -137,17 +154,10 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
             played.append((node.seat, best.text))
             state.apply(best)
             path.append(node)
-        # playout: uniformly random legal actions to the end
-        actions = state.legal_actions()
-        if epsilon >= 1.0:
-            if first > 0.0:  # C-7's first legal action that often, else a random one
-                while actions:
-                    state.apply(actions[0] if rand() < first else actions[int(rand() * len(actions))])
-                    actions = state.legal_actions()
-            while actions:
-                state.apply(actions[int(rand() * len(actions))])
-                actions = state.legal_actions()
+        if epsilon >= 1.0:  # playout: C-7's first legal action or a random one, to the end
+            _play_out(state, rand, first)
         else:  # MAST: mostly the action with the best mean reward for its seat so far, else a random one
+            actions = state.legal_actions()
             while actions:
                 mover = state.to_act
                 if len(actions) == 1:
@@ -182,14 +192,49 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
         done += 1
     visits = {a.text: root.children[a.text].visits for a in legal if a.text in root.children}
     text = max(visits, key=lambda t: (visits[t], root.children[t].total)) if visits else legal[0].text
-    if keep is not None and text != keep:
-        held = root.children.get(keep)
-        if held is None or held.visits == 0:
-            text = keep
-        else:
-            best = root.children[text]
-            spread = 0.5 * math.sqrt(1 / best.visits + 1 / held.visits)
-            if best.total / best.visits - held.total / held.visits <= margin * spread:
-                text = keep
     means = {t: root.children[t].total / n for t, n in visits.items() if n}
-    return Outcome(text, done, clock() - start, visits, means)
+    check: tuple[int, float, float] | None = None
+    if keep is not None and text != keep:
+        if paired:
+            seat = next(iter(root.children.values())).seat
+            pairs, total, squares = 0, 0.0, 0.0
+            while done + 2 <= limit and clock() < deadline:
+                base = world()
+                stream = rng.getrandbits(64)
+                diff = 0.0
+                for chosen, sign in ((text, 1.0), (keep, -1.0)):
+                    state = base.clone()  # type: ignore[attr-defined]
+                    state.apply(next(a for a in state.legal_actions() if a.text == chosen))
+                    _play_out(state, random.Random(stream).random, first)  # the same numbers for both
+                    diff += sign * rewards_of(state.result().places, teams)[seat]
+                pairs += 1
+                total += diff
+                squares += diff * diff
+                done += 2
+            mean = total / pairs if pairs else 0.0
+            spread = sqrt(max(squares / pairs - mean * mean, 0.0) / (pairs - 1)) if pairs > 1 else math.inf
+            check = (pairs, mean, spread)
+            if not mean > margin * spread:
+                text = keep
+        else:
+            held = root.children.get(keep)
+            if held is None or held.visits == 0:
+                text = keep
+            else:
+                best_node = root.children[text]
+                spread = 0.5 * math.sqrt(1 / best_node.visits + 1 / held.visits)
+                if best_node.total / best_node.visits - held.total / held.visits <= margin * spread:
+                    text = keep
+    return Outcome(text, done, clock() - start, visits, means, check)
+
+
+def _play_out(state: State, rand: Callable[[], float], first: float) -> None:
+    """Play ``state`` to the end: C-7's first legal action with probability ``first``, else a uniformly random one."""
+    actions = state.legal_actions()
+    if first > 0.0:
+        while actions:
+            state.apply(actions[0] if rand() < first else actions[int(rand() * len(actions))])
+            actions = state.legal_actions()
+    while actions:
+        state.apply(actions[int(rand() * len(actions))])
+        actions = state.legal_actions()

@@ -156,10 +156,11 @@ def _position(seed: int = 5) -> tuple[Game, State]:
     return game, state
 
 
-def _search(state: State, game: Game, keep: str | None, margin: float, iterations: int = 300) -> Any:
+def _search(state: State, game: Game, keep: str | None, margin: float, iterations: int = 300,
+            pair: float = 0.0) -> Any:
     worlds = game.worlds(2, 0, [state.observe(0)], state.options)
     return search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=iterations,
-                  exploration=0.7, pool=16, teams=None, first=0.9, keep=keep, margin=margin)
+                  exploration=0.7, pool=16, teams=None, first=0.9, keep=keep, margin=margin, pair=pair)
 
 
 def test_the_guides_move_is_kept_unless_the_search_beats_it_by_the_margin() -> None:
@@ -178,6 +179,23 @@ def test_a_guides_move_the_search_never_tried_is_played() -> None:
     once = _search(state, game, None, 0.0, iterations=1)
     untried = next(a.text for a in state.legal_actions() if a.text not in once.visits)
     assert _search(state, game, untried, 0.0, iterations=1).text == untried
+
+
+def test_the_paired_check_spends_its_share_of_the_budget_and_overrides_the_guide_only_by_the_margin() -> None:
+    game, state = _position()
+    tree = _search(state, game, None, 0.0, iterations=150)  # the tree alone, on the tree's half of 300 iterations
+    other = next(t for t in tree.visits if t != tree.text)
+    kept = _search(state, game, other, 100.0, pair=0.5)
+    pairs, mean, spread = kept.check
+    assert kept.visits == tree.visits  # the tree had its share, the same iterations
+    assert pairs == 75 and kept.iterations == 150 + 2 * pairs  # two playouts a pair, within the budget
+    assert kept.text == other  # no paired difference is 100 standard errors
+    assert mean != 0.0 and spread > 0.0
+    chosen = _search(state, game, other, 0.0, pair=0.5)
+    assert chosen.check == kept.check  # the same worlds and numbers: the margin decides, nothing else
+    assert chosen.text == (tree.text if mean > 0 else other)
+    agreed = _search(state, game, tree.text, 0.0, pair=0.5)
+    assert agreed.check is None and agreed.text == tree.text and agreed.iterations == 150  # nothing to check
 
 
 def test_the_guide_is_heuristic_told_every_decision_and_guide_0_is_the_search_alone() -> None:
