@@ -50,6 +50,20 @@ def test_settings_are_checked_in_one_line() -> None:
             Settings.parse(given)
 
 
+def test_the_settings_table_of_the_docs_is_every_setting_with_its_default() -> None:
+    import re
+    from dataclasses import fields
+    from pathlib import Path
+
+    from referee.ismcts.bot import SETTINGS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "ISMCTS.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", doc, flags=re.MULTILINE))
+    defaults = {f.name: f.default for f in fields(Settings)}
+    assert set(rows) == set(SETTINGS) == set(defaults)
+    assert {key: float(value) for key, value in rows.items()} == {key: float(v) for key, v in defaults.items()}
+
+
 def test_a_spec_carries_the_settings_and_refuses_bad_ones() -> None:
     registry = load_registry()
     parsed = parse_spec("ismcts:ms=20,iterations=7", registry)
