@@ -23,7 +23,7 @@ from ..engine import Game
 from ..errors import ConfigError
 from .search import search
 
-__all__ = ["IsmctsBot", "Settings", "SETTINGS", "builtin_games"]
+__all__ = ["GUIDE_BY_GAME", "IsmctsBot", "Settings", "SETTINGS", "builtin_games"]
 
 #: The settings of ``ismcts`` (``ismcts:ms=50,iterations=0`` in a SPEC, docs/CLI.md "A registered bot's settings";
 #: ``--ms`` … for the program): key → what it means.
@@ -36,10 +36,15 @@ SETTINGS: dict[str, str] = {
     "pool": "worlds drawn per move at most, the k-th at iteration k², the other iterations play on copies (0: a new "
             "world every iteration)",
     "guide": "heuristic's move is played unless the search's choice beats its mean reward by this many standard "
-             "errors (0: the search alone)",
+             "errors (0: the search alone; default 1, in durak and kazaki 0.5)",
     "pair": "the share of the budget that decides between heuristic's move and the search's by paired playouts "
             "(0: by the search's own statistics)",
 }
+#: ``guide``'s default where it is not 1: the margin measured best for the game at 100 ms a move (docs/ISMCTS.md,
+#: "Speed and strength": in 3-seat durak and kazaki, 0.5 was ahead of 1 by about 50 Elo; in 3-seat kozel and 4-seat
+#: koroli behind it by about 30)
+GUIDE_BY_GAME: dict[str, float] = {"durak": 0.5, "kazaki": 0.5}
+DEFAULT_GUIDE = 1.0
 _MAX_MS = 600_000
 _MAX_ITERATIONS = 10**8
 
@@ -54,8 +59,12 @@ class Settings:
     epsilon: float = 1.0
     first: float = 0.9
     pool: int = 64
-    guide: float = 1.0
+    guide: float | None = None  # None: GUIDE_BY_GAME's margin for the game, else DEFAULT_GUIDE
     pair: float = 0.5
+
+    def margin(self, game: str) -> float:
+        """The guide's margin in ``game``: the one given, else the game's default (:data:`GUIDE_BY_GAME`)."""
+        return self.guide if self.guide is not None else GUIDE_BY_GAME.get(game, DEFAULT_GUIDE)
 
     @classmethod
     def parse(cls, given: Mapping[str, object]) -> Settings:
@@ -110,7 +119,7 @@ class IsmctsBot(BotBase):
         self._find = find_game or (lambda game_id: builtin_games()[game_id])
         self.rng = random.Random(0)
         #: the guide (``guide`` > 0): heuristic, told every decision (its Kings play counts the cards it saw)
-        self.guide: HeuristicBot | None = HeuristicBot() if self.config.guide > 0 else None
+        self.guide: HeuristicBot | None = HeuristicBot() if self.config.guide != 0 else None
         self.game: Game | None = None
         self.view: list[dict[str, Any]] = []
         #: per game: moves searched, their iterations and seconds (the benchmarks read them)
@@ -147,7 +156,7 @@ class IsmctsBot(BotBase):
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
                          epsilon=config.epsilon, first=config.first,
-                         keep=hint, margin=config.guide, pair=config.pair)
+                         keep=hint, margin=config.margin(info.game), pair=config.pair)
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

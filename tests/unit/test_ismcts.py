@@ -55,13 +55,24 @@ def test_the_settings_table_of_the_docs_is_every_setting_with_its_default() -> N
     from dataclasses import fields
     from pathlib import Path
 
-    from referee.ismcts.bot import SETTINGS
+    from referee.ismcts.bot import DEFAULT_GUIDE, GUIDE_BY_GAME, SETTINGS
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "ISMCTS.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", doc, flags=re.MULTILINE))
     defaults = {f.name: f.default for f in fields(Settings)}
     assert set(rows) == set(SETTINGS) == set(defaults)
-    assert {key: float(value) for key, value in rows.items()} == {key: float(v) for key, v in defaults.items()}
+    defaults["guide"] = DEFAULT_GUIDE  # None: the game's own margin, else this one
+    assert {k: float(value.split(";")[0]) for k, value in rows.items()} == {k: float(v) for k, v in defaults.items()}
+    by_game = {m: float(v) for m, v in re.findall(r"in ([\w -]+?) ([\d.]+)", rows["guide"])}  # in durak and kazaki 0.5
+    assert {game: v for games, v in by_game.items() for game in games.split(" and ")} == GUIDE_BY_GAME
+    assert SETTINGS["guide"].endswith("default 1, in durak and kazaki 0.5)")
+
+
+def test_the_guides_margin_is_the_one_given_else_the_games_own() -> None:
+    assert Settings().margin("durak") == 0.5 and Settings().margin("kazaki") == 0.5
+    assert Settings().margin("kozel") == 1.0 and Settings().margin("koroli") == 1.0
+    assert Settings.parse({"guide": "2"}).margin("durak") == 2.0
+    assert IsmctsBot(guide=0).guide is None and IsmctsBot().guide is not None
 
 
 def test_a_spec_carries_the_settings_and_refuses_bad_ones() -> None:
