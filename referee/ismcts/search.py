@@ -197,7 +197,7 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     means = {t: root.children[t].total / n for t, n in visits.items() if n}
     check: tuple[int, float, float] | None = None
     if keep is not None and text != keep:
-        if paired:
+        if paired and hasattr(state, "clone"):  # a game without copies cannot pair: the tree's statistics decide
             seat = next(iter(root.children.values())).seat
             pairs, total, squares = 0, 0.0, 0.0
             while done + 2 <= limit and clock() < deadline:

@@ -223,6 +223,47 @@ def test_the_paired_check_spends_its_share_of_the_budget_and_overrides_the_guide
     assert agreed.check is None and agreed.text == tree.text and agreed.iterations == 150  # nothing to check
 
 
+class _Uncopied:
+    """A world of a game whose states have no ``clone``: only the State API a search uses."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.seats = state.seats
+
+    @property
+    def to_act(self) -> int | None:
+        return self.state.to_act
+
+    def legal_actions(self) -> Any:
+        return self.state.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        self.state.apply(action)
+
+    def result(self) -> Any:
+        return self.state.result()
+
+
+class _UncopiedWorlds(Worlds):
+    def __init__(self, worlds: Worlds) -> None:
+        self.worlds = worlds
+
+    def sample(self, rng: random.Random) -> Any:
+        return _Uncopied(self.worlds.sample(rng))
+
+
+def test_a_game_without_copies_is_searched_without_pool_or_pairs() -> None:
+    game, state = _position()
+    worlds = _UncopiedWorlds(game.worlds(2, 0, [state.observe(0)], state.options))
+    tree = search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=100, exploration=0.7,
+                  pool=16, teams=None, first=0.9)
+    other = next(t for t in tree.visits if t != tree.text)
+    kept = search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=200, exploration=0.7,
+                  pool=16, teams=None, first=0.9, keep=other, margin=100.0, pair=0.5)
+    assert kept.check is None and kept.iterations == 100  # no pairs: the tree's statistics decided
+    assert kept.visits == tree.visits and kept.text == other
+
+
 def test_the_guide_is_heuristic_told_every_decision_and_guide_0_is_the_search_alone() -> None:
     from bots.heuristic import HeuristicBot
 
