@@ -308,7 +308,7 @@ class DurakState(CardState):
     #: The seat to act (None once the game is over): a field, not a property, because every loop over a game reads
     #: it once a decision. It is set wherever the phase or the seat it asks changes: the attacker in ATTACK, the
     #: defender in DEFEND, ``priority[walk]`` in OFFER and TAKE_THROW, the owner of ``withdrawals[walk]`` in
-    #: WITHDRAW, ``redeal_queue[0]`` in REDEAL (tests/unit/test_durak.py checks it against the phase after every
+    #: WITHDRAW, ``redeal_queue[0]`` in REDEAL (tests/unit/test_fast_paths.py checks it against the phase after every
     #: move of random games).
     to_act: int | None = None
 
