@@ -21,7 +21,7 @@ from protocol.actions import Action
 
 from .errors import ConfigError, IllegalActionError
 
-__all__ = ["Game", "State", "Option", "Result", "Worlds", "places_from_order"]
+__all__ = ["Game", "State", "Option", "Result", "Worlds", "places_by", "places_from_order"]
 
 #: What a seat has been shown: its observations in wire form (C-8), oldest first, as the referee sent them. The first
 #: is from the start of the game (``since=0``) and each one's ``events`` continue the previous one's (each was taken
@@ -82,6 +82,12 @@ def places_from_order(order: Sequence[Sequence[int]], seats: int) -> tuple[int, 
             places[seat] = better + 1
         better += len(group)
     return tuple(places)
+
+
+def places_by(keys: Sequence[Any]) -> tuple[int, ...]:
+    """C-10 competition ranking ("1224") of the seats by one key each, the smallest best: 1 plus the number of
+    seats whose key is smaller."""
+    return tuple(1 + sum(other < key for other in keys) for key in keys)
 
 
 @dataclass(frozen=True)
@@ -272,6 +278,19 @@ class State(ABC):
     @abstractmethod
     def result(self) -> Result:
         """The rules' result; only when the game is over."""
+
+    @property
+    def deals_done(self) -> int:
+        """How many deals of the game have finished (0 while the first is played). A game of several deals
+        counts them, so that a search can stop a playout at the end of the deal in play (docs/ENGINE.md,
+        "Deals"); a game of one deal keeps this default, 0."""
+        return 0
+
+    def deal_places(self) -> tuple[int, ...]:
+        """Each seat's place in the deal that finished last, 1 best, ranked as :attr:`Result.places` ranks a game
+        (C-10) by the game's own measure of a deal (docs/ENGINE.md, "Deals"). Asked only once
+        :attr:`deals_done` > 0; the default, for a game of one deal, is the result's places."""
+        return self.result().places
 
     @property
     def log_size(self) -> int:

@@ -10,7 +10,8 @@ A plugin author runs them on a game in one line, from a test or a shell::
 every step: card conservation (by ``card_places()`` when the state has it: disjoint places that hold every card of
 the game; else by ``card_locations()``: the count of cards never changes); that the seat to act has legal actions,
 without duplicates, and none once the game is over (C-6); termination within ``max_steps``; a well-formed result
-(C-10: the finishing order partitions the seats, the places follow from it); replay (C-5: the same seed, options,
+(C-10: the finishing order partitions the seats, the places follow from it); the deals (``deals_done`` grows by
+one at most per action, and ``deal_places()`` is then a ranking); replay (C-5: the same seed, options,
 dealer and action texts give the same result, event log and observations); and, in the first ``leak_games``
 games, the leak check (C-8): re-dealing what the seat to act cannot see (``resample_hidden``) leaves its
 observation unchanged, leaves the original alone, keeps every count per place, the seat's own hand, the seat to act
@@ -33,14 +34,14 @@ from typing import Any
 
 from protocol.actions import Action
 
-from .engine import Game, State, places_from_order
+from .engine import Game, State, places_by, places_from_order
 from .errors import IllegalActionError
 from .match import is_forced
 
 __all__ = ["CheckFailed", "SimReport", "check_game", "steps", "check_conservation", "check_counts", "check_legal",
-           "check_places", "check_random_game", "check_replay", "check_resample", "hidden_places", "moved",
-           "leak_walk", "check_visibility", "strings", "SamplingReport", "views", "scripted_view", "check_world",
-           "check_sampling"]
+           "check_places", "check_deals", "check_random_game", "check_replay", "check_resample", "hidden_places",
+           "moved", "leak_walk", "check_visibility", "strings", "SamplingReport", "views", "scripted_view",
+           "check_world", "check_sampling"]
 
 Record = list[tuple[int, str]]  # (seat, action text) per decision
 Wire = dict[str, Any]  # an event or an observation
@@ -145,6 +146,20 @@ def check_places(state: State) -> tuple[list[list[int]], dict[str, Any]]:
     if d["places"] != list(places):
         raise CheckFailed(f"the result record's places {d['places']} are not {list(places)}")
     return order, d
+
+
+def check_deals(state: State, before: int) -> int:
+    """The deal count (:attr:`State.deals_done`) after one more action, ``before`` being the count before it: it
+    never falls and grows by one at most; when it has grown and the game goes on, :meth:`State.deal_places` is a
+    C-10 ranking of the seats. Returns the count."""
+    done = state.deals_done
+    if not before <= done <= before + 1:
+        raise CheckFailed(f"deals_done went from {before} to {done} in one action")
+    if done > before and not state.is_terminal:
+        places = tuple(state.deal_places())
+        if len(places) != state.seats or places != places_by(places):
+            raise CheckFailed(f"deal_places() {places} after deal {done} is not a ranking of {state.seats} seats")
+    return done
 
 
 def check_random_game(new: Callable[[], State], seed: int, max_steps: int, conservation: Callable[[Any], object],
@@ -513,12 +528,13 @@ def _one_game(new: Callable[[], State], seed: int, max_steps: int) -> tuple[bool
             raise CheckFailed(f"the result record is not JSON: {exc}") from exc
         return record
 
-    checked = 0
+    checked = deals = 0
 
     def legal(state: State) -> None:  # once before each decision and once at the end
-        nonlocal checked
+        nonlocal checked, deals
         checked += 1
         check_legal(state)
+        deals = check_deals(state, deals)
 
     state = check_random_game(new, seed, max_steps, _conservation(new()), result, legal)
     return _has_places(state), checked - 1

@@ -23,7 +23,7 @@ from ..engine import Game
 from ..errors import ConfigError
 from .search import search
 
-__all__ = ["GUIDE_BY_GAME", "IsmctsBot", "Settings", "SETTINGS", "builtin_games"]
+__all__ = ["BY_GAME", "GAME_DEFAULTS", "IsmctsBot", "Settings", "SETTINGS", "builtin_games"]
 
 #: The settings of ``ismcts`` (``ismcts:ms=50,iterations=0`` in a SPEC, docs/CLI.md "A registered bot's settings";
 #: ``--ms`` … for the program): key → what it means.
@@ -39,12 +39,19 @@ SETTINGS: dict[str, str] = {
              "errors (0: the search alone; default 1, in durak and kazaki 0.5)",
     "pair": "the share of the budget that decides between heuristic's move and the search's by paired playouts "
             "(0: by the search's own statistics)",
+    "deal": "1: playouts end with the deal in play, the deal's places their reward; 0: with the game (default 0, "
+            "in koroli52 1)",
 }
-#: ``guide``'s default where it is not 1: the margin measured best for the game at 100 ms a move (docs/ISMCTS.md,
-#: "Speed and strength": in 3-seat durak and kazaki, 0.5 was ahead of 1 by about 50 Elo; in 3-seat kozel and 4-seat
-#: koroli behind it by about 30)
-GUIDE_BY_GAME: dict[str, float] = {"durak": 0.5, "kazaki": 0.5}
-DEFAULT_GUIDE = 1.0
+#: The settings whose default depends on the game, and their default elsewhere.
+GAME_DEFAULTS: dict[str, float] = {"guide": 1.0, "deal": 0}
+#: Their default in a game where it is not :data:`GAME_DEFAULTS`': the value measured best for the game at 100 ms a
+#: move (docs/ISMCTS.md, "Speed and strength"). ``guide``: in 3-seat durak and kazaki, 0.5 was ahead of 1 by about
+#: 50 Elo; in 3-seat kozel and 4-seat koroli behind it by about 30. ``deal``: see docs/ISMCTS.md.
+BY_GAME: dict[str, dict[str, float]] = {
+    "durak": {"guide": 0.5},
+    "kazaki": {"guide": 0.5},
+    "koroli52": {"deal": 1},
+}
 _MAX_MS = 600_000
 _MAX_ITERATIONS = 10**8
 
@@ -59,12 +66,17 @@ class Settings:
     epsilon: float = 1.0
     first: float = 0.9
     pool: int = 64
-    guide: float | None = None  # None: GUIDE_BY_GAME's margin for the game, else DEFAULT_GUIDE
+    guide: float | None = None  # None, here and in deal: the game's default (BY_GAME, else GAME_DEFAULTS)
     pair: float = 0.5
+    deal: int | None = None
 
-    def margin(self, game: str) -> float:
-        """The guide's margin in ``game``: the one given, else the game's default (:data:`GUIDE_BY_GAME`)."""
-        return self.guide if self.guide is not None else GUIDE_BY_GAME.get(game, DEFAULT_GUIDE)
+    def for_game(self, game: str) -> Settings:
+        """These settings in ``game``: each game-dependent one as given, else the game's default (:data:`BY_GAME`,
+        else :data:`GAME_DEFAULTS`)."""
+        own = BY_GAME.get(game, {})
+        resolved: dict[str, Any] = {key: type(value)(own.get(key, value)) for key, value in GAME_DEFAULTS.items()
+                                    if getattr(self, key) is None}
+        return replace(self, **resolved)
 
     @classmethod
     def parse(cls, given: Mapping[str, object]) -> Settings:
@@ -84,7 +96,7 @@ class Settings:
                     raise ConfigError(f"ismcts: {key}= takes a number from 0 to {top}, got {value!r}")
                 values[key] = number
                 continue
-            top = {"ms": _MAX_MS, "iterations": _MAX_ITERATIONS, "pool": 10_000}[key]
+            top = {"ms": _MAX_MS, "iterations": _MAX_ITERATIONS, "pool": 10_000, "deal": 1}[key]
             if not (text.isascii() and text.isdigit()) or int(text) > top:
                 raise ConfigError(f"ismcts: {key}= takes a whole number from 0 to {top}, got {value!r}")
             values[key] = int(text)
@@ -151,12 +163,12 @@ class IsmctsBot(BotBase):
         assert self.game is not None, "act before new_game"
         info = self.info
         worlds = self.game.worlds(info.seats, info.seat, self.view, info.options)
-        config = self.config
+        config = self.config.for_game(info.game)
         left = max(config.ms / 1000 - (time.perf_counter() - began), 1e-6) if config.ms else 0.0
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
                          epsilon=config.epsilon, first=config.first,
-                         keep=hint, margin=config.margin(info.game), pair=config.pair)
+                         keep=hint, margin=config.guide or 0.0, pair=config.pair, deal=bool(config.deal))
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

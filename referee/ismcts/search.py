@@ -72,7 +72,7 @@ def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> 
 def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float, iterations: int,
            exploration: float, pool: int, teams: Sequence[Sequence[int]] | None, epsilon: float = 1.0,
            first: float = 0.0, keep: str | None = None, margin: float = 0.0, pair: float = 0.0,
-           clock: Callable[[], float] = time.perf_counter) -> Outcome:
+           deal: bool = False, clock: Callable[[], float] = time.perf_counter) -> Outcome:
     """Search the decision whose legal actions are ``legal`` (the same in every world) for at most ``seconds``
     (0: no limit) and ``iterations`` (0: no limit; one of them must be set), with UCB1's ``exploration`` constant.
     ``pool`` > 0: the k-th world is drawn at iteration k² (so n iterations play on about √n worlds, at most
@@ -86,6 +86,8 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     instead, by paired playouts: both actions on the same world, each played on with the same random numbers, so
     that the deal's luck cancels out of their difference; the tree's choice is played if its mean reward beats the
     guide's by more than ``margin`` standard errors of the paired differences (docs/ISMCTS.md, "The guide").
+    ``deal``: playouts stop at the end of the deal in play (:attr:`State.deals_done`), and the places the deal
+    gave (:meth:`State.deal_places`) are their rewards; else they go on to the end of the game.
     ``rng`` drives everything: at a fixed iteration budget, the same ``rng`` state gives the same choice."""
     start = clock()
     deadline = start + seconds if seconds > 0 else math.inf
@@ -100,6 +102,7 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     seats = 0
     mast: list[dict[str, list[float]]] = []  # per seat: action text -> [reward total, count] over all playouts
     done = 0
+    stop = math.inf  # the deals_done at which playouts stop (deal): the end of the deal in play
 
     def world() -> State:
         """The next determinization: the k-th world is drawn at iteration k² (at most ``pool``, the other iterations
@@ -121,13 +124,15 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
         if not mast:
             seats = state.seats
             mast = [{} for _ in range(seats)]
+            if deal:
+                stop = state.deals_done + 1
         node = root
         path = [root]
         played: list[tuple[int, str]] = []
         # selection and expansion: down the tree while every legal action of this world has a child
         while True:
             actions = state.legal_actions()
-            if not actions:
+            if not actions or (deal and state.deals_done >= stop):
                 break
             children = node.children
             untried = [a for a in actions if a.text not in children]
@@ -157,10 +162,10 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
             state.apply(best)
             path.append(node)
         if epsilon >= 1.0:  # playout: C-7's first legal action or a random one, to the end
-            _play_out(state, rand, first)
+            over = _play_out(state, rand, first, stop)
         else:  # MAST: mostly the action with the best mean reward for its seat so far, else a random one
             actions = state.legal_actions()
-            while actions:
+            while actions and state.deals_done < stop:
                 mover = state.to_act
                 if len(actions) == 1:
                     action = actions[0]
@@ -178,7 +183,8 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
                 played.append((mover, action.text))  # type: ignore[arg-type]
                 state.apply(action)
                 actions = state.legal_actions()
-        rewards = rewards_of(state.result().places, teams)
+            over = not actions
+        rewards = _rewards(state, teams, over)
         for visited in path:
             visited.visits += 1
             if visited.seat >= 0:
@@ -207,8 +213,8 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
                 for chosen, sign in ((text, 1.0), (keep, -1.0)):
                     state = base.clone()  # type: ignore[attr-defined]
                     state.apply(next(a for a in state.legal_actions() if a.text == chosen))
-                    _play_out(state, random.Random(stream).random, first)  # the same numbers for both
-                    diff += sign * rewards_of(state.result().places, teams)[seat]
+                    over = _play_out(state, random.Random(stream).random, first, stop)  # the same numbers
+                    diff += sign * _rewards(state, teams, over)[seat]
                 pairs += 1
                 total += diff
                 squares += diff * diff
@@ -230,9 +236,15 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     return Outcome(text, done, clock() - start, visits, means, check)
 
 
-def _play_out(state: State, rand: Callable[[], float], first: float) -> None:
-    """Play ``state`` to the end: C-7's first legal action with probability ``first``, else a uniformly random one."""
+def _play_out(state: State, rand: Callable[[], float], first: float, stop: float) -> bool:
+    """Play ``state`` to the end of the game, or until ``stop`` deals are done: C-7's first legal action with
+    probability ``first``, else a uniformly random one. Whether the game is over."""
     actions = state.legal_actions()
+    if stop < math.inf:
+        while actions and state.deals_done < stop:
+            state.apply(actions[0] if rand() < first else actions[int(rand() * len(actions))])
+            actions = state.legal_actions()
+        return not actions
     if first > 0.0:
         while actions:
             state.apply(actions[0] if rand() < first else actions[int(rand() * len(actions))])
@@ -240,3 +252,11 @@ def _play_out(state: State, rand: Callable[[], float], first: float) -> None:
     while actions:
         state.apply(actions[int(rand() * len(actions))])
         actions = state.legal_actions()
+    return True
+
+
+def _rewards(state: State, teams: Sequence[Sequence[int]] | None, over: bool) -> list[float]:
+    """The seats' rewards where a playout stopped: the game's places once it is ``over``, else the places of the
+    deal that has just finished."""
+    places = state.result().places if over else state.deal_places()
+    return rewards_of(places, teams)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -37,13 +38,14 @@ def ismcts(game: Game, **settings: object) -> IsmctsBot:
 
 def test_settings_are_checked_in_one_line() -> None:
     assert Settings.parse({"ms": "50", "iterations": "0", "c": "1.5", "pool": "8", "epsilon": "1", "first": "0.25",
-                           "guide": "2.5"}) == Settings(ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0, first=0.25,
-                                                        guide=2.5)
+                           "guide": "2.5", "deal": "1"}) == Settings(ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0,
+                                                                     first=0.25, guide=2.5, deal=1)
     for given, message in [({"ms": "fast"}, "ms= takes a whole number from 0 to 600000, got 'fast'"),
                            ({"iterations": "-3"}, "iterations= takes a whole number"),
                            ({"c": "x"}, "c= takes a number from 0 to 100"),
                            ({"first": "2"}, "first= takes a number from 0 to 1"),
                            ({"guide": "-1"}, "guide= takes a number from 0 to 100"),
+                           ({"deal": "2"}, "deal= takes a whole number from 0 to 1"),
                            ({"depth": "3"}, "ismcts has no setting 'depth'"),
                            ({"ms": "0"}, "without a budget")]:
         with pytest.raises(ConfigError, match=message):
@@ -55,23 +57,29 @@ def test_the_settings_table_of_the_docs_is_every_setting_with_its_default() -> N
     from dataclasses import fields
     from pathlib import Path
 
-    from referee.ismcts.bot import DEFAULT_GUIDE, GUIDE_BY_GAME, SETTINGS
+    from referee.ismcts.bot import BY_GAME, GAME_DEFAULTS, SETTINGS
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "ISMCTS.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", doc, flags=re.MULTILINE))
     defaults = {f.name: f.default for f in fields(Settings)}
     assert set(rows) == set(SETTINGS) == set(defaults)
-    defaults["guide"] = DEFAULT_GUIDE  # None: the game's own margin, else this one
+    defaults.update(GAME_DEFAULTS)  # None: the game's own default, else this one
     assert {k: float(value.split(";")[0]) for k, value in rows.items()} == {k: float(v) for k, v in defaults.items()}
-    by_game = {m: float(v) for m, v in re.findall(r"in ([\w -]+?) ([\d.]+)", rows["guide"])}  # in durak and kazaki 0.5
-    assert {game: v for games, v in by_game.items() for game in games.split(" and ")} == GUIDE_BY_GAME
-    assert SETTINGS["guide"].endswith("default 1, in durak and kazaki 0.5)")
+    for key in GAME_DEFAULTS:  # "1; in durak and kazaki 0.5": the games whose default differs, in the docs and --help
+        by_game = {m: float(v) for m, v in re.findall(r"in ([\w -]+?) ([\d.]+)", rows[key])}
+        expected = {game: own[key] for game, own in BY_GAME.items() if key in own}
+        assert {game: v for games, v in by_game.items() for game in games.split(" and ")} == expected
+        help_by_game = re.findall(r"in ([\w -]+?) ([\d.]+)\)$", SETTINGS[key])
+        assert {game: float(v) for games, v in help_by_game for game in games.split(" and ")} == expected
 
 
-def test_the_guides_margin_is_the_one_given_else_the_games_own() -> None:
-    assert Settings().margin("durak") == 0.5 and Settings().margin("kazaki") == 0.5
-    assert Settings().margin("kozel") == 1.0 and Settings().margin("koroli") == 1.0
-    assert Settings.parse({"guide": "2"}).margin("durak") == 2.0
+def test_the_game_dependent_settings_are_the_ones_given_else_the_games_own() -> None:
+    assert Settings().for_game("durak").guide == 0.5 and Settings().for_game("kazaki").guide == 0.5
+    assert Settings().for_game("kozel").guide == 1.0 and Settings().for_game("koroli").guide == 1.0
+    assert Settings.parse({"guide": "2"}).for_game("durak").guide == 2.0
+    assert Settings().for_game("koroli52").deal == 1 and Settings().for_game("koroli").deal == 0
+    assert Settings().for_game("kozel").deal == 0 and Settings.parse({"deal": "0"}).for_game("koroli52").deal == 0
+    assert Settings().for_game("a-plugin-game") == Settings(guide=1.0, deal=0)
     assert IsmctsBot(guide=0).guide is None and IsmctsBot().guide is not None
 
 
@@ -277,3 +285,49 @@ def test_the_guide_is_heuristic_told_every_decision_and_guide_0_is_the_search_al
     record = play_game(game, [guided, RandomBot()], seed=3)
     assert not record.result.faults
     assert len(told) >= guided.searched > 0 and set(told) == {0}  # every decision, a lone action's too
+
+
+def test_with_deal_playouts_end_with_the_deal_in_play_and_its_places_are_the_reward(monkeypatch: Any) -> None:
+    """docs/ENGINE.md "Deals": from the first tour of koroli52 (K52-3: ten tours), ``deal`` playouts stop when the
+    tour ends and are scored by deal_places(), never by the result of a game they do not finish; without it they
+    play the ten tours out."""
+    from referee.games.koroli.koroli52 import Koroli52State
+
+    game = builtin_games()["koroli52"]
+    state = game.new_state(3, seed=4)
+    seat = state.to_act
+    assert seat is not None and len(state.legal_actions()) > 1 and state.deals_done == 0
+    worlds = game.worlds(3, seat, [state.observe(seat)], state.options)
+    ends: list[int] = []
+    deal_places = Koroli52State.deal_places
+
+    def tour_end(world: Koroli52State) -> tuple[int, ...]:
+        ends.append(world.deals_done)
+        return deal_places(world)
+
+    def no_result(world: Koroli52State) -> Any:
+        raise AssertionError(f"a playout reached the end of the game, at tour {world.tour}")
+
+    monkeypatch.setattr(Koroli52State, "deal_places", tour_end)
+    monkeypatch.setattr(Koroli52State, "result", no_result)
+
+    def run(deal: bool) -> Any:
+        return search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=120, exploration=0.7,
+                      pool=16, teams=None, first=0.9, keep=state.legal_actions()[-1].text, margin=0.0, pair=0.5,
+                      deal=deal)
+
+    outcome = run(True)
+    assert outcome.iterations == 120 and ends and set(ends) == {1}  # every playout stopped when tour 1 ended
+    assert len(ends) == outcome.iterations  # one reward an iteration, the pairs' included
+    with pytest.raises(AssertionError, match="end of the game, at tour 10"):
+        run(False)
+
+
+def test_deal_changes_nothing_in_a_game_of_one_deal() -> None:
+    game, state = _position()
+    worlds = game.worlds(2, 0, [state.observe(0)], state.options)
+    legal = state.legal_actions()
+    outcomes = [search(worlds, legal, random.Random(4), seconds=0, iterations=200, exploration=0.7, pool=16,
+                       teams=None, first=0.9, keep=legal[-1].text, margin=0.0, pair=0.5, deal=deal)
+                for deal in (False, True)]
+    assert outcomes[0] == replace(outcomes[1], seconds=outcomes[0].seconds)

@@ -103,12 +103,40 @@ class _ChanceInReplay(Durak):
         return super()._new_state(seats, random.randrange(2**32), options, dealer)
 
 
+class _DealsCountedTwice(KozelState):
+    """Counts every finished deal twice."""
+
+    @property
+    def deals_done(self) -> int:
+        return 2 * self.deal_no
+
+
+class _DoubleCountingKozel(Kozel):
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return _DealsCountedTwice(self, seats, seed, options, dealer)
+
+
+class _DealPlacesNotARanking(KozelState):
+    """Ranks a deal by the raw points, higher is worse: places like (45, 30, 0) are no ranking."""
+
+    def deal_places(self) -> tuple[int, ...]:
+        return self.last_won
+
+
+class _PointsAsPlacesKozel(Kozel):
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return _DealPlacesNotARanking(self, seats, seed, options, dealer)
+
+
 @pytest.mark.parametrize(("game", "found"), [
     (_LeakyObservation(), "the observation depends on cards the seat cannot see"),
     (_ForgetfulKozel(), "a card is in two places|cards lost or invented"),
     (_NoLegalAfterTrick(), "no legal action"),
     (_ChanceInReplay(), "replay"),
-], ids=["leaky-observation", "stock-not-relabelled", "no-legal-action", "replay"])
+    (_DoubleCountingKozel(), "deals_done went from 0 to 2 in one action"),
+    (_PointsAsPlacesKozel(), r"deal_places\(\) .* is not a ranking of 3 seats"),
+], ids=["leaky-observation", "stock-not-relabelled", "no-legal-action", "replay", "deals-counted-twice",
+        "deal-places-not-a-ranking"])
 def test_planted_bugs_are_caught(game: Any, found: str) -> None:
     with pytest.raises(CheckFailed, match=found) as caught:
         check_game(game, seats=3, games=3, leak_games=3)

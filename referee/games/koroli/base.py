@@ -42,6 +42,8 @@ class KingsState(TrickState):
     trump: int | None  # the trump suit (0..3), or None in a no-trump deal
     lead_trump_tricks: int  # the first tricks of a deal whose leader must lead a trump if he can (KR-8)
     must_trump: bool  # a void player must play a trump if he holds one (K52-5)
+    #: The trick counts of each finished deal (tour), in order.
+    history: list[tuple[int | None, ...]]
 
     def _init_kings(self, game: Game, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int,
                     t: TrickTables, deck_orders: Iterable[Sequence[int]]) -> None:
@@ -121,6 +123,10 @@ class KingsState(TrickState):
     @abstractmethod
     def _trick_won(self, winner: int) -> None:
         """Continue after a finished trick: the next trick, or the end of the deal."""
+
+    @property
+    def deals_done(self) -> int:
+        return len(self.history)
 
     def win_times(self, seat: int) -> list[int]:
         """The trick numbers (0-based, within the deal) of the tricks ``seat`` took, in order."""

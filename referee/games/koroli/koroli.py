@@ -18,7 +18,7 @@ from typing import Any
 
 from protocol.actions import Action
 
-from ...engine import Game, Option, Result, View, Worlds
+from ...engine import Game, Option, Result, View, Worlds, places_by
 from ..cards import DECK36, bits, tables
 from .base import KingsState, narrate_trick
 
@@ -86,7 +86,7 @@ class KoroliState(KingsState):
         self.title_seat: int | None = None  # the title holder of the current deal (KR-10)
         self.deal_no = 0
         self.reign_no = 0  # 0 in the introduction
-        self.history: list[tuple[int | None, ...]] = []  # trick counts per deal, None for a player not in it
+        self.history = []  # trick counts per deal, None for a player not in it
         self.deal_dealer = dealer
         self.trump_card = -1
         self.phase = PLAY
@@ -298,6 +298,14 @@ class KoroliState(KingsState):
             self._give(card)
         else:
             self._take(card)
+
+    def deal_places(self) -> tuple[int, ...]:
+        """The roles the deal left (KR-15; after the introduction its titles, KR-10); in the introduction, the titled
+        seats in title order, then the others by their tricks in the stage (docs/RULES.md, koroli's decisions)."""
+        if self.roles[0] is not None:
+            return tuple(role + 1 for role in self.roles)  # type: ignore[operator]
+        counts = self.stage_counts
+        return places_by([(len(TITLES), -counts[s]) if t is None else (t, 0) for s, t in enumerate(self.titles)])
 
     def _result(self) -> Result:
         seat_of = self._role_order()

@@ -94,7 +94,7 @@ class Koroli52State(KingsState):
         self.ranks: list[int] | None = None  # no titles in tour 1
         self.totals = [0] * seats  # K52-7
         self.net = [0] * seats  # bargaining: received minus given
-        self.history: list[tuple[int, ...]] = []  # tricks per tour
+        self.history = []  # tricks per tour
         self.phase = PLAY
         self.exchanger = 0  # the title (rank) whose exchange right is being used
         self.asker: int | None = None
@@ -289,6 +289,10 @@ class Koroli52State(KingsState):
             self.log.append(("trump", self.to_act, self.trump))
             self.phase = PLAY
             self._start_trick(self._seat_order())
+
+    def deal_places(self) -> tuple[int, ...]:
+        """The titles the tour's tricks gave (K52-10, K52-15)."""
+        return tuple(rank + 1 for rank in self.ranks)  # type: ignore[union-attr]
 
     def _result(self) -> Result:
         final = self._final_order()

@@ -95,6 +95,10 @@ class KozelTrickState(TrickState):
     # ------------------------------------------------------------------------------------ engine API
 
     @property
+    def deals_done(self) -> int:
+        return self.deal_no
+
+    @property
     def turn(self) -> int:
         return (self.leader + len(self.trick)) % self.seats
 

@@ -45,6 +45,7 @@ class HvalenyState(TeamState):
 
     rules = KH_RULES
     counter_name = "eyes"
+    counter_wins = True
     REDEAL_LIMIT = 3  # KH-8
     REDEAL_POINTS = 13  # KH-8: a hand worth 13 points or less
 

@@ -12,7 +12,7 @@ from typing import Any
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ...engine import Game, Option, Result, View, Worlds
+from ...engine import Game, Option, Result, View, Worlds, places_by
 from ..cards import bits
 from ..tricks import CardRules
 from .base import OVER, PLAY, POINTS_BY_RANK, KozelTrickState, narrate_common
@@ -72,6 +72,7 @@ class KozelState(KozelTrickState):
         removed = {KOZEL_DECK.texts.index(t) for t in REMOVED_3P} if seats == 3 else set()
         self.cards = [i for i in range(len(KOZEL_DECK)) if i not in removed]  # KO-1
         self.totals = [0] * seats
+        self.last_won: tuple[int, ...] = ()  # the card points of the last finished deal, per seat
         self._deal()
 
     @property
@@ -135,7 +136,8 @@ class KozelState(KozelTrickState):
         n = self.seats
         for s in range(n):
             self.totals[s] += self.won[s]
-        self.log.append(("score", None, (tuple(self.won), tuple(self.totals))))
+        self.last_won = tuple(self.won)
+        self.log.append(("score", None, (self.last_won, tuple(self.totals))))
         self.deal_no += 1
         if max(self.totals) >= self.target:
             self.phase = OVER
@@ -143,6 +145,10 @@ class KozelState(KozelTrickState):
             return
         self.deal_dealer = (self.deal_dealer + 1) % n
         self._deal()
+
+    def deal_places(self) -> tuple[int, ...]:
+        """The seats by the card points they took in the deal (KO-12), the most first."""
+        return places_by([-won for won in self.last_won])
 
     def _result(self) -> Result:
         """KO-14: places by cumulative points, equal scores share a place."""

@@ -75,6 +75,7 @@ class NNState(TeamState):
 
     rules = KN_RULES
     counter_name = "game_points"
+    counter_wins = False
     PRIVATE_KINDS = frozenset({"hand", "pair", "boast_lay", "fill"})
     REDEAL_LIMIT = 3  # KN-16
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from protocol.actions import Action
 
-from ...engine import Game, Result, View, Worlds
+from ...engine import Game, Result, View, Worlds, places_by
 from .base import DECK36, OVER, PLAY, REDEAL, KozelTrickState, narrate_common
 
 __all__ = ["TeamGame", "TeamState", "TEAMS", "TEAM_NAMES", "MAX_DEALS", "team_dict", "teams_field", "narrate_team"]
@@ -73,12 +73,16 @@ class TeamState(KozelTrickState):
     deck = DECK36
     #: Name of the per-team counter in observations, results and the end event (``eyes``, ``game_points``).
     counter_name: str
+    #: Whether the counter is good to have (eyes, KH-15) or bad (game points, KN-14).
+    counter_wins: bool
 
     def _init_team(self, max_deals: int) -> None:
         self.max_deals = max_deals
         self.redeals = 0  # demands in this deal
         self.queue: list[int] = []  # the seats still to be offered a redeal, in order
         self.counters = [0, 0]  # eyes (KH) or game points (KN), per team
+        self.opening = (0, 0)  # the counters when the deal in play began
+        self.deal_gains = (0, 0)  # what the last finished deal added to each counter
         self.winner_team: int | None = None
 
     @property
@@ -165,6 +169,9 @@ class TeamState(KozelTrickState):
         """A deal has ended (normally, by a catch, or by the third redeal demand): the C-11 limit, then the next
         deal, dealt by the left neighbour (KH-6, KN-6)."""
         self.deal_no += 1
+        (a, b), (was_a, was_b) = self.counters, self.opening
+        self.deal_gains = (a - was_a, b - was_b)
+        self.opening = (a, b)
         if self.phase == OVER:
             return
         if self.deal_no >= self.max_deals:
@@ -186,6 +193,12 @@ class TeamState(KozelTrickState):
     def _ranking(self) -> int | None:
         """The team ranked first, or None when both share place 1 (only at the C-11 limit)."""
         return self.winner_team
+
+    def deal_places(self) -> tuple[int, ...]:
+        """The team the deal scored for first (eyes, KH-13 and KH-14), or the one it did not penalise (game points,
+        KN-12 and KN-13); both share place 1 when the deal left the counters even (eggs, a redeal)."""
+        sign = -1 if self.counter_wins else 1
+        return places_by([sign * self.deal_gains[s & 1] for s in range(4)])
 
     def _result(self) -> Result:
         """KH-16, KN-17: the winners are 1, the losers 3; ``scores[p]`` is the counter of p's team."""
