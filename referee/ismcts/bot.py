@@ -32,7 +32,8 @@ SETTINGS: dict[str, str] = {
     "iterations": "iterations (playouts) per move at most (0: no limit; then ms= must be set)",
     "c": "the UCB1 exploration constant",
     "epsilon": "playouts: the share of random actions; the others are MAST's best (1: random playouts)",
-    "first": "playouts: the share of moves that take the first legal action in canonical order (C-7)",
+    "first": "playouts: the share of moves that take the first legal action in canonical order (C-7), the others "
+             "random (default 0.9, in koroli52 0)",
     "pool": "worlds drawn per move at most, the k-th at iteration k², the other iterations play on copies (0: a new "
             "world every iteration)",
     "guide": "heuristic's move is played unless the search's choice beats its mean reward by this many standard "
@@ -43,14 +44,15 @@ SETTINGS: dict[str, str] = {
             "in koroli52 1)",
 }
 #: The settings whose default depends on the game, and their default elsewhere.
-GAME_DEFAULTS: dict[str, float] = {"guide": 1.0, "deal": 0}
-#: Their default in a game where it is not :data:`GAME_DEFAULTS`': the value measured best for the game at 100 ms a
+GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0}
+#: Their default in a game where it is not :data:`GAME_DEFAULTS`': the values measured best for the game at 100 ms a
 #: move (docs/ISMCTS.md, "Speed and strength"). ``guide``: in 3-seat durak and kazaki, 0.5 was ahead of 1 by about
-#: 50 Elo; in 3-seat kozel and 4-seat koroli behind it by about 30. ``deal``: see docs/ISMCTS.md.
+#: 50 Elo; in 3-seat kozel and 4-seat koroli behind it by about 30. ``first`` and ``deal``: in the games of many
+#: deals, random playouts to the end of the deal (docs/ISMCTS.md).
 BY_GAME: dict[str, dict[str, float]] = {
     "durak": {"guide": 0.5},
     "kazaki": {"guide": 0.5},
-    "koroli52": {"deal": 1},
+    "koroli52": {"first": 0, "deal": 1},
 }
 _MAX_MS = 600_000
 _MAX_ITERATIONS = 10**8
@@ -64,9 +66,9 @@ class Settings:
     iterations: int = 0
     c: float = 0.7
     epsilon: float = 1.0
-    first: float = 0.9
+    first: float | None = None  # None, here and in guide and deal: the game's default (BY_GAME, else GAME_DEFAULTS)
     pool: int = 64
-    guide: float | None = None  # None, here and in deal: the game's default (BY_GAME, else GAME_DEFAULTS)
+    guide: float | None = None
     pair: float = 0.5
     deal: int | None = None
 
@@ -167,7 +169,7 @@ class IsmctsBot(BotBase):
         left = max(config.ms / 1000 - (time.perf_counter() - began), 1e-6) if config.ms else 0.0
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
-                         epsilon=config.epsilon, first=config.first,
+                         epsilon=config.epsilon, first=config.first or 0.0,
                          keep=hint, margin=config.guide or 0.0, pair=config.pair, deal=bool(config.deal))
         self.searched += 1
         self.iterations += outcome.iterations
