@@ -33,7 +33,7 @@ SETTINGS: dict[str, str] = {
     "c": "the UCB1 exploration constant",
     "epsilon": "playouts: the share of random actions; the others are MAST's best (1: random playouts)",
     "first": "playouts: the share of moves that take the first legal action in canonical order (C-7), the others "
-             "random (default 0.9, in kozel-nn and koroli52 0)",
+             "random (default 0.9, in kozel-hvaleny and kozel-nn and koroli and koroli52 0)",
     "pool": "worlds drawn per move at most, the k-th at iteration k², the other iterations play on copies (0: a new "
             "world every iteration)",
     "guide": "heuristic's move is played unless the search's choice beats its mean reward by this many standard "
@@ -41,7 +41,7 @@ SETTINGS: dict[str, str] = {
     "pair": "the share of the budget that decides between heuristic's move and the search's by paired playouts "
             "(0: by the search's own statistics)",
     "deal": "1: playouts end with the deal in play, the deal's places their reward; 0: with the game (default 0, "
-            "in kozel-nn and koroli52 1)",
+            "in kozel-hvaleny and kozel-nn and koroli and koroli52 1)",
 }
 #: The settings whose default depends on the game, and their default elsewhere.
 GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0}
@@ -52,7 +52,9 @@ GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0}
 BY_GAME: dict[str, dict[str, float]] = {
     "durak": {"guide": 0.5},
     "kazaki": {"guide": 0.5},
+    "kozel-hvaleny": {"first": 0, "deal": 1},
     "kozel-nn": {"first": 0, "deal": 1},
+    "koroli": {"first": 0, "deal": 1},
     "koroli52": {"first": 0, "deal": 1},
 }
 _MAX_MS = 600_000

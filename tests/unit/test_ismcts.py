@@ -77,7 +77,7 @@ def test_the_game_dependent_settings_are_the_ones_given_else_the_games_own() -> 
     assert Settings().for_game("durak").guide == 0.5 and Settings().for_game("kazaki").guide == 0.5
     assert Settings().for_game("kozel").guide == 1.0 and Settings().for_game("koroli").guide == 1.0
     assert Settings.parse({"guide": "2"}).for_game("durak").guide == 2.0
-    assert Settings().for_game("koroli52").deal == 1 and Settings().for_game("koroli").deal == 0
+    assert Settings().for_game("koroli52").deal == 1 and Settings().for_game("kozel").deal == 0
     assert Settings().for_game("kozel").deal == 0 and Settings.parse({"deal": "0"}).for_game("koroli52").deal == 0
     assert Settings().for_game("koroli52").first == 0.0 and Settings().for_game("durak").first == 0.9
     assert Settings().for_game("kozel-nn") == Settings(first=0.0, guide=1.0, deal=1)
