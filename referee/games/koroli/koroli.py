@@ -301,7 +301,7 @@ class KoroliState(KingsState):
 
     def deal_places(self) -> tuple[int, ...]:
         """The roles the deal left (KR-15; after the introduction its titles, KR-10); in the introduction, the titled
-        seats in title order, then the others by their tricks in the stage (docs/RULES.md, koroli's decisions)."""
+        seats in title order, then the others by their tricks in the stage (a choice: docs/ENGINE.md, "Deals")."""
         if self.roles[0] is not None:
             return tuple(role + 1 for role in self.roles)  # type: ignore[operator]
         counts = self.stage_counts
