@@ -37,7 +37,7 @@ SETTINGS: dict[str, str] = {
     "pool": "worlds drawn per move at most, the k-th at iteration k², the other iterations play on copies (0: a new "
             "world every iteration)",
     "guide": "heuristic's move is played unless the search's choice beats its mean reward by this many standard "
-             "errors (0: the search alone; default 1, in durak and kazaki 0.5)",
+             "errors (0: the search alone; default 1, in durak and kazaki 0.5, in kozel-hvaleny 2)",
     "pair": "the share of the budget that decides between heuristic's move and the search's by paired playouts "
             "(0: by the search's own statistics)",
     "deal": "1: playouts end with the deal in play, the deal's places their reward; 0: with the game (default 0, "
@@ -47,12 +47,13 @@ SETTINGS: dict[str, str] = {
 GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0}
 #: Their default in a game where it is not :data:`GAME_DEFAULTS`': the values measured best for the game at 100 ms a
 #: move (docs/ISMCTS.md, "Speed and strength"). ``guide``: in 3-seat durak and kazaki, 0.5 was ahead of 1 by about
-#: 50 Elo; in 3-seat kozel and 4-seat koroli behind it by about 30. ``first`` and ``deal``: in the games of many
+#: 50 Elo; in 3-seat kozel and 4-seat koroli behind it by about 30; in kozel-hvaleny 2 was the best of 0.5, 1 and 2
+#: (docs/ISMCTS.md). ``first`` and ``deal``: in the games of many
 #: deals, random playouts to the end of the deal (docs/ISMCTS.md).
 BY_GAME: dict[str, dict[str, float]] = {
     "durak": {"guide": 0.5},
     "kazaki": {"guide": 0.5},
-    "kozel-hvaleny": {"first": 0, "deal": 1},
+    "kozel-hvaleny": {"first": 0, "deal": 1, "guide": 2},
     "kozel-nn": {"first": 0, "deal": 1},
     "koroli": {"first": 0, "deal": 1},
     "koroli52": {"first": 0, "deal": 1},

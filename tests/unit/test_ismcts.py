@@ -69,7 +69,7 @@ def test_the_settings_table_of_the_docs_is_every_setting_with_its_default() -> N
         by_game = {m: float(v) for m, v in re.findall(r"in ([\w -]+?) ([\d.]+)", rows[key])}
         expected = {game: own[key] for game, own in BY_GAME.items() if key in own}
         assert {game: v for games, v in by_game.items() for game in games.split(" and ")} == expected
-        help_by_game = re.findall(r"in ([\w -]+?) ([\d.]+)\)$", SETTINGS[key])
+        help_by_game = re.findall(r"in ([\w -]+?) ([\d.]+)", SETTINGS[key].rsplit("default ", 1)[1])
         assert {game: float(v) for games, v in help_by_game for game in games.split(" and ")} == expected
 
 
