@@ -5,9 +5,9 @@ actions of every seat as they were played in the worlds drawn so far. Each itera
 world of :meth:`referee.engine.Worlds.sample`, or a copy of one from a small pool drawn once per move), walks the
 tree with UCB1 over the actions legal in *this* world (the availability count of a child is how often it was legal
 when its parent was reached, so rarely-legal actions are not under-explored), expands one untried action, plays on
-to the end of the game (C-7's first legal action or a random one, or by MAST) and backs the rewards up: each node
-gets the reward of the seat that played its action (multi-player ISMCTS: every seat plays for itself, partners for
-their team). The move is the root's most visited legal action, unless a guide's action is given: then paired
+to the end of the game, or of the deal in play (C-7's first legal action or a random one, or by MAST), and backs
+the rewards up: each node gets the reward of the seat that played its action (multi-player ISMCTS: every seat plays
+for itself, partners for their team). The move is the root's most visited legal action, unless a guide's action is given: then paired
 playouts (or the tree's own statistics) decide between the two. Nothing here sees the real game: only worlds and the
 engine API.
 """
