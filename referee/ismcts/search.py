@@ -7,9 +7,9 @@ tree with UCB1 over the actions legal in *this* world (the availability count of
 when its parent was reached, so rarely-legal actions are not under-explored), expands one untried action, plays on
 to the end of the game, or of the deal in play (C-7's first legal action or a random one, or by MAST), and backs
 the rewards up: each node gets the reward of the seat that played its action (multi-player ISMCTS: every seat plays
-for itself, partners for their team). The move is the root's most visited legal action, unless a guide's action is given: then paired
-playouts (or the tree's own statistics) decide between the two. Nothing here sees the real game: only worlds and the
-engine API.
+for itself, partners for their team). The move is the root's most visited legal action, unless a guide's action
+is given: then paired playouts (or the tree's own statistics) decide between the two. Nothing here sees the real
+game: only worlds and the engine API.
 """
 
 from __future__ import annotations
