@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -291,6 +291,13 @@ class State(ABC):
         (C-10) by the game's own measure of a deal (docs/ENGINE.md, "Deals"). Asked only once
         :attr:`deals_done` > 0; the default, for a game of one deal, is the result's places."""
         return self.result().places
+
+    def playout_action(self, actions: Sequence[Action], rand: Callable[[], float]) -> Action:
+        """A cheap move among ``actions`` (this state's legal actions, never empty) for a search's playouts, drawn
+        with ``rand`` (uniform in [0, 1)). It may use the whole state: playouts run on sampled worlds, never on the
+        real game. The default is a uniformly random one; a game with a better rule of thumb that costs about as
+        little may override it (the trick games: docs/ENGINE.md, "Playouts")."""
+        return actions[int(rand() * len(actions))]
 
     @property
     def log_size(self) -> int:

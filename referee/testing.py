@@ -39,9 +39,9 @@ from .errors import IllegalActionError
 from .match import is_forced
 
 __all__ = ["CheckFailed", "SimReport", "check_game", "steps", "check_conservation", "check_counts", "check_legal",
-           "check_places", "check_deals", "check_random_game", "check_replay", "check_resample", "hidden_places",
-           "moved", "leak_walk", "check_visibility", "strings", "SamplingReport", "views", "scripted_view",
-           "check_world", "check_sampling"]
+           "check_places", "check_deals", "check_playout", "check_random_game", "check_replay", "check_resample",
+           "hidden_places", "moved", "leak_walk", "check_visibility", "strings", "SamplingReport", "views",
+           "scripted_view", "check_world", "check_sampling"]
 
 Record = list[tuple[int, str]]  # (seat, action text) per decision
 Wire = dict[str, Any]  # an event or an observation
@@ -160,6 +160,20 @@ def check_deals(state: State, before: int) -> int:
         if len(places) != state.seats or places != places_by(places):
             raise CheckFailed(f"deal_places() {places} after deal {done} is not a ranking of {state.seats} seats")
     return done
+
+
+def check_playout(state: State, rand: Callable[[], float]) -> None:
+    """:meth:`State.playout_action` at a decision: one of the legal actions, and asking for it changes nothing
+    (the same seat to act, legal actions and log)."""
+    actions = state.legal_actions()
+    if not actions:
+        return
+    texts, seat, size = [a.text for a in actions], state.to_act, state.log_size
+    chosen = state.playout_action(actions, rand)
+    if not isinstance(chosen, Action) or chosen.text not in texts:
+        raise CheckFailed(f"playout_action gave {chosen!r}, not one of the {len(texts)} legal actions")
+    if state.to_act != seat or state.log_size != size or [a.text for a in state.legal_actions()] != texts:
+        raise CheckFailed("playout_action changed the state")
 
 
 def check_random_game(new: Callable[[], State], seed: int, max_steps: int, conservation: Callable[[Any], object],
@@ -529,12 +543,14 @@ def _one_game(new: Callable[[], State], seed: int, max_steps: int) -> tuple[bool
         return record
 
     checked = deals = 0
+    rand = random.Random(seed).random
 
     def legal(state: State) -> None:  # once before each decision and once at the end
         nonlocal checked, deals
         checked += 1
         check_legal(state)
         deals = check_deals(state, deals)
+        check_playout(state, rand)
 
     state = check_random_game(new, seed, max_steps, _conservation(new()), result, legal)
     return _has_places(state), checked - 1

@@ -18,10 +18,11 @@ the ``play`` event. How a trick is led and closed (play order, scoring, what fol
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from protocol.actions import Action
 from protocol.cards import Deck
 
 from .cards import CardState, TrickTables, bits
@@ -53,6 +54,10 @@ class CardRules:
             raise ValueError("every card must be a trump or have a rank of the plain order")
         self.eff_mask = [sum(1 << i for i in range(n) if self.eff[i] == s) for s in range(5)]
         self.trumps = self.eff_mask[TRUMP]
+        #: per card: the cards that beat it when it is the best card of a trick (higher of its effective suit, and
+        #: every trump if it is none)
+        self.beaten_by = [sum(1 << j for j in range(n) if self.eff[j] == self.eff[i] and self.power[j] > self.power[i])
+                          | (self.trumps if self.eff[i] != TRUMP else 0) for i in range(n)]
         by_rank = points or {}
         self.points = [by_rank.get(card.rank, 0) for card in deck.cards]
 
@@ -79,6 +84,13 @@ def natural_rules(deck: Deck, trump: int | None) -> CardRules:
     ``trump`` (0..3; None: no trump) the trump class (KR-9, K52-6)."""
     trumps = [] if trump is None else [t for i, t in enumerate(deck.texts) if deck.suit_of(i) == trump]
     return CardRules(deck, trumps, deck.ranks)
+
+
+@cache
+def _teams(game: Any, seats: int) -> tuple[tuple[int, ...], ...]:
+    """Each seat's team (C-2) in ``game`` with ``seats`` players: its partners and itself, or () without teams."""
+    teams = game.teams(seats) or ()
+    return tuple(next((tuple(t) for t in teams if s in t), ()) for s in range(seats))
 
 
 class TrickState(CardState):
@@ -119,6 +131,64 @@ class TrickState(CardState):
             return 0
         rules = self.rules
         return hand & rules.eff_mask[rules.eff[self.trick[0]]]
+
+    #: Whether a player who holds a card of the led effective suit must play one (C-9; not in ``kozel``, KO-8).
+    must_follow = True
+
+    def _seat_at(self, position: int) -> int:
+        """The seat that plays (or played) the ``position``-th card of the trick in play."""
+        raise NotImplementedError
+
+    def _later(self) -> Sequence[int]:
+        """The seats that play to the trick in play after the seat to act, in order."""
+        raise NotImplementedError
+
+    def playout_action(self, actions: Sequence[Action], rand: Callable[[], float]) -> Action:
+        """Playouts (docs/ENGINE.md, "Playouts"), on the hands of the world played: of the cards that would take the
+        trick so far and that no opponent still to play could beat, the lowest (a lead too: a card nobody could
+        beat); else, following, the lowest card (nothing wasted on a trick it cannot keep, nor on its partner's that
+        holds); else a random lead. "Lowest" is by strength: a trump above every plain card, a card of the led suit
+        above a discard. Actions other than ``play`` are drawn at random."""
+        if actions[0].kind != "play":
+            return actions[int(rand() * len(actions))]
+        rules, card_at, trick = self.rules, self.t.card_at, self.trick
+        eff, power, beaten_by = rules.eff, rules.power, rules.beaten_by
+        team = _teams(self.game, self.seats)[self._seat_at(len(trick))]
+        rivals = [self.hands[s] for s in self._later() if s not in team]
+        led = eff[trick[0]] if trick else -1
+        at = rules.winner(trick) if trick else -1
+        if trick and self._seat_at(at) in team and self._holds(trick[at], led, rivals):
+            keeps = False  # the partner's card holds the trick: nothing of ours is needed
+        else:
+            keeps = True
+        lowest = keeper = None
+        low = kept = 10_000
+        for action in actions:
+            card = card_at[id(action)]
+            e = eff[card]
+            value = power[card] + (2000 if e == TRUMP else 1000 if e == led or led < 0 else 0)
+            if value < low:
+                lowest, low = action, value
+            if keeps and value < kept and (not trick or (1 << card) & beaten_by[trick[at]]) \
+                    and self._holds(card, led if trick else e, rivals):
+                keeper, kept = action, value
+        if keeper is not None:
+            return keeper
+        if trick:
+            assert lowest is not None
+            return lowest
+        return actions[int(rand() * len(actions))]
+
+    def _holds(self, card: int, suit: int, rivals: Sequence[int]) -> bool:
+        """Whether none of the hands ``rivals`` could beat ``card``, the best card of a trick led in effective suit
+        ``suit``. A rival plays a card of that suit when he holds one and must (:attr:`must_follow`); the games'
+        rarer limits (an ace rule, a forced ruff) are left out."""
+        threat = self.rules.beaten_by[card]
+        suited = self.rules.eff_mask[suit] if self.must_follow else 0
+        for hand in rivals:
+            if ((hand & suited) or hand) & threat:
+                return False
+        return True
 
     def _render_own(self, kind: str, seat: Any, data: Any, viewer: int | None) -> dict[str, Any] | None:
         if kind == "play":

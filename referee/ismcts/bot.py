@@ -40,11 +40,13 @@ SETTINGS: dict[str, str] = {
              "errors (0: the search alone; default 1, in durak and kazaki 0.5, in kozel-hvaleny 2)",
     "pair": "the share of the budget that decides between heuristic's move and the search's by paired playouts "
             "(0: by the search's own statistics)",
+    "policy": "playouts: the share of moves that take the game's own playout action (in the trick games: win the "
+              "trick cheaply, else play low), the others as first= says (default 0)",
     "deal": "1: playouts end with the deal in play, the deal's places their reward; 0: with the game (default 0, "
             "in kozel-hvaleny and kozel-nn and koroli and koroli52 1)",
 }
 #: The settings whose default depends on the game, and their default elsewhere.
-GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0}
+GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0, "policy": 0.0}
 #: Their default in a game where it is not :data:`GAME_DEFAULTS`': the values measured best for the game at 100 ms a
 #: move (docs/ISMCTS.md, "Speed and strength"). ``guide``: in 3-seat durak and kazaki, 0.5 was ahead of 1 by about
 #: 50 Elo; in 3-seat kozel and 4-seat koroli behind it by about 30; in kozel-hvaleny 2 was the best of 0.5, 1 and 2
@@ -75,6 +77,7 @@ class Settings:
     guide: float | None = None
     pair: float = 0.5
     deal: int | None = None
+    policy: float | None = None
 
     def for_game(self, game: str) -> Settings:
         """These settings in ``game``: each game-dependent one as given, else the game's default (:data:`BY_GAME`,
@@ -92,7 +95,7 @@ class Settings:
             if key not in SETTINGS:
                 raise ConfigError(f"ismcts has no setting {key!r} (its settings: {', '.join(SETTINGS)})")
             text = str(value).strip()
-            if key in ("c", "epsilon", "first", "guide", "pair"):
+            if key in ("c", "epsilon", "first", "guide", "pair", "policy"):
                 try:
                     number = float(text)
                 except ValueError:
@@ -174,7 +177,8 @@ class IsmctsBot(BotBase):
         outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
                          exploration=config.c, pool=config.pool, teams=info.teams,
                          epsilon=config.epsilon, first=config.first or 0.0,
-                         keep=hint, margin=config.guide or 0.0, pair=config.pair, deal=bool(config.deal))
+                         keep=hint, margin=config.guide or 0.0, pair=config.pair, deal=bool(config.deal),
+                         policy=config.policy or 0.0)
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

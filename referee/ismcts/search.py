@@ -72,7 +72,7 @@ def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> 
 def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float, iterations: int,
            exploration: float, pool: int, teams: Sequence[Sequence[int]] | None, epsilon: float = 1.0,
            first: float = 0.0, keep: str | None = None, margin: float = 0.0, pair: float = 0.0,
-           deal: bool = False, clock: Callable[[], float] = time.perf_counter) -> Outcome:
+           deal: bool = False, policy: float = 0.0, clock: Callable[[], float] = time.perf_counter) -> Outcome:
     """Search the decision whose legal actions are ``legal`` (the same in every world) for at most ``seconds``
     (0: no limit) and ``iterations`` (0: no limit; one of them must be set), with UCB1's ``exploration`` constant.
     ``pool`` > 0: the k-th world is drawn at iteration k² (so n iterations play on about √n worlds, at most
@@ -88,6 +88,8 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     guide's by more than ``margin`` standard errors of the paired differences (docs/ISMCTS.md, "The guide").
     ``deal``: playouts stop at the end of the deal in play (:attr:`State.deals_done`), and the places the deal
     gave (:meth:`State.deal_places`) are their rewards; else they go on to the end of the game.
+    ``policy``: the share of playout moves that take the game's own playout action (:meth:`State.playout_action`),
+    the others as ``first`` says.
     ``rng`` drives everything: at a fixed iteration budget, the same ``rng`` state gives the same choice."""
     start = clock()
     deadline = start + seconds if seconds > 0 else math.inf
@@ -162,7 +164,7 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
             state.apply(best)
             path.append(node)
         if epsilon >= 1.0:  # playout: C-7's first legal action or a random one, to the end
-            over = _play_out(state, rand, first, stop)
+            over = _play_out(state, rand, first, policy, stop)
         else:  # MAST: mostly the action with the best mean reward for its seat so far, else a random one
             actions = state.legal_actions()
             while actions and state.deals_done < stop:
@@ -213,7 +215,7 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
                 for chosen, sign in ((text, 1.0), (keep, -1.0)):
                     state = base.clone()  # type: ignore[attr-defined]
                     state.apply(next(a for a in state.legal_actions() if a.text == chosen))
-                    over = _play_out(state, random.Random(stream).random, first, stop)  # the same numbers
+                    over = _play_out(state, random.Random(stream).random, first, policy, stop)  # the same numbers
                     diff += sign * _rewards(state, teams, over)[seat]
                 pairs += 1
                 total += diff
@@ -236,10 +238,20 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     return Outcome(text, done, clock() - start, visits, means, check)
 
 
-def _play_out(state: State, rand: Callable[[], float], first: float, stop: float) -> bool:
-    """Play ``state`` to the end of the game, or until ``stop`` deals are done: C-7's first legal action with
-    probability ``first``, else a uniformly random one. Whether the game is over."""
+def _play_out(state: State, rand: Callable[[], float], first: float, policy: float, stop: float) -> bool:
+    """Play ``state`` to the end of the game, or until ``stop`` deals are done: the game's playout action
+    (:meth:`State.playout_action`) with probability ``policy``, else C-7's first legal action with probability
+    ``first``, else a uniformly random one. Whether the game is over."""
     actions = state.legal_actions()
+    if policy > 0.0:
+        choose = state.playout_action
+        while actions and state.deals_done < stop:
+            if rand() < policy:
+                state.apply(choose(actions, rand))
+            else:
+                state.apply(actions[0] if rand() < first else actions[int(rand() * len(actions))])
+            actions = state.legal_actions()
+        return not actions
     if stop < math.inf:
         while actions and state.deals_done < stop:
             state.apply(actions[0] if rand() < first else actions[int(rand() * len(actions))])

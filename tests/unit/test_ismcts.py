@@ -38,14 +38,15 @@ def ismcts(game: Game, **settings: object) -> IsmctsBot:
 
 def test_settings_are_checked_in_one_line() -> None:
     assert Settings.parse({"ms": "50", "iterations": "0", "c": "1.5", "pool": "8", "epsilon": "1", "first": "0.25",
-                           "guide": "2.5", "deal": "1"}) == Settings(ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0,
-                                                                     first=0.25, guide=2.5, deal=1)
+                           "guide": "2.5", "deal": "1", "policy": "0.5"}) == Settings(
+        ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0, first=0.25, guide=2.5, deal=1, policy=0.5)
     for given, message in [({"ms": "fast"}, "ms= takes a whole number from 0 to 600000, got 'fast'"),
                            ({"iterations": "-3"}, "iterations= takes a whole number"),
                            ({"c": "x"}, "c= takes a number from 0 to 100"),
                            ({"first": "2"}, "first= takes a number from 0 to 1"),
                            ({"guide": "-1"}, "guide= takes a number from 0 to 100"),
                            ({"deal": "2"}, "deal= takes a whole number from 0 to 1"),
+                           ({"policy": "1.5"}, "policy= takes a number from 0 to 1"),
                            ({"depth": "3"}, "ismcts has no setting 'depth'"),
                            ({"ms": "0"}, "without a budget")]:
         with pytest.raises(ConfigError, match=message):
@@ -80,8 +81,8 @@ def test_the_game_dependent_settings_are_the_ones_given_else_the_games_own() -> 
     assert Settings().for_game("koroli52").deal == 1 and Settings().for_game("kozel").deal == 0
     assert Settings().for_game("kozel").deal == 0 and Settings.parse({"deal": "0"}).for_game("koroli52").deal == 0
     assert Settings().for_game("koroli52").first == 0.0 and Settings().for_game("durak").first == 0.9
-    assert Settings().for_game("kozel-nn") == Settings(first=0.0, guide=1.0, deal=1)
-    assert Settings().for_game("a-plugin-game") == Settings(first=0.9, guide=1.0, deal=0)
+    assert Settings().for_game("kozel-nn") == Settings(first=0.0, guide=1.0, deal=1, policy=0.0)
+    assert Settings().for_game("a-plugin-game") == Settings(first=0.9, guide=1.0, deal=0, policy=0.0)
     assert IsmctsBot(guide=0).guide is None and IsmctsBot().guide is not None
 
 
@@ -333,3 +334,43 @@ def test_deal_changes_nothing_in_a_game_of_one_deal() -> None:
                        teams=None, first=0.9, keep=legal[-1].text, margin=0.0, pair=0.5, deal=deal)
                 for deal in (False, True)]
     assert outcomes[0] == replace(outcomes[1], seconds=outcomes[0].seconds)
+
+
+def test_policy_is_the_share_of_playout_moves_the_game_chooses(monkeypatch: Any) -> None:
+    """docs/ENGINE.md "Playouts": with ``policy=1`` every playout move of a card play (the pairs' too) is the game's
+    ``playout_action``; with ``policy=0`` none is; in between, about that share."""
+    from referee.games.kozel.kozel import KozelState
+
+    game = builtin_games()["kozel"]
+    state = game.new_state(3, seed=5)
+    seat = state.to_act
+    assert seat is not None and len(state.legal_actions()) > 1
+    worlds = game.worlds(3, seat, [state.observe(seat)], state.options)
+    chosen = KozelState.playout_action
+    asked: list[int] = []
+    moves: list[int] = []
+
+    def counted(world: KozelState, actions: Any, rand: Any) -> Action:
+        asked.append(1)
+        return chosen(world, actions, rand)
+
+    apply = KozelState.apply
+
+    def counted_apply(world: KozelState, action: Action) -> None:
+        moves.append(1)
+        apply(world, action)
+
+    monkeypatch.setattr(KozelState, "playout_action", counted)
+    monkeypatch.setattr(KozelState, "apply", counted_apply)
+
+    def share(policy: float) -> float:
+        asked.clear()
+        moves.clear()
+        search(worlds, state.legal_actions(), random.Random(2), seconds=0, iterations=150, exploration=0.7, pool=16,
+               teams=None, first=0.0, keep=state.legal_actions()[-1].text, margin=0.0, pair=0.5, deal=True,
+               policy=policy)
+        return len(asked) / len(moves)
+
+    assert share(0.0) == 0.0
+    assert 0.35 < share(0.5) < 0.6
+    assert 0.9 < share(1.0) < 1.0  # every playout move: only the tree's own moves are not the game's

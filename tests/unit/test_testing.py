@@ -128,6 +128,33 @@ class _PointsAsPlacesKozel(Kozel):
         return _DealPlacesNotARanking(self, seats, seed, options, dealer)
 
 
+class _PlayoutPlaysItself(KozelState):
+    """Its playout action plays the card it chooses: asking for a playout move changes the game."""
+
+    def playout_action(self, actions: Any, rand: Any) -> Any:
+        chosen = super().playout_action(actions, rand)
+        self.apply(chosen)
+        return chosen
+
+
+class _SelfPlayingKozel(Kozel):
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return _PlayoutPlaysItself(self, seats, seed, options, dealer)
+
+
+class _PlayoutOfAnotherDeck(KozelState):
+    """Its playout action is a card the seat does not hold."""
+
+    def playout_action(self, actions: Any, rand: Any) -> Any:
+        held = {a.text for a in actions}
+        return next(a for a in self.t.by_card["play"] if a.text not in held)
+
+
+class _IllegalPlayoutKozel(Kozel):
+    def _new_state(self, seats: int, seed: int, options: dict[str, Any], dealer: int) -> Any:
+        return _PlayoutOfAnotherDeck(self, seats, seed, options, dealer)
+
+
 @pytest.mark.parametrize(("game", "found"), [
     (_LeakyObservation(), "the observation depends on cards the seat cannot see"),
     (_ForgetfulKozel(), "a card is in two places|cards lost or invented"),
@@ -135,8 +162,10 @@ class _PointsAsPlacesKozel(Kozel):
     (_ChanceInReplay(), "replay"),
     (_DoubleCountingKozel(), "deals_done went from 0 to 2 in one action"),
     (_PointsAsPlacesKozel(), r"deal_places\(\) .* is not a ranking of 3 seats"),
+    (_SelfPlayingKozel(), "playout_action changed the state"),
+    (_IllegalPlayoutKozel(), r"playout_action gave Action\(play\(\w+\)\), not one of the \d+ legal actions"),
 ], ids=["leaky-observation", "stock-not-relabelled", "no-legal-action", "replay", "deals-counted-twice",
-        "deal-places-not-a-ranking"])
+        "deal-places-not-a-ranking", "playout-changes-the-state", "playout-not-legal"])
 def test_planted_bugs_are_caught(game: Any, found: str) -> None:
     with pytest.raises(CheckFailed, match=found) as caught:
         check_game(game, seats=3, games=3, leak_games=3)

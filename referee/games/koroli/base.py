@@ -120,6 +120,12 @@ class KingsState(TrickState):
         self.trick = []
         self._trick_won(winner)
 
+    def _seat_at(self, position: int) -> int:
+        return self.order[position]
+
+    def _later(self) -> Sequence[int]:
+        return self.order[self.turn + 1:]
+
     @abstractmethod
     def _trick_won(self, winner: int) -> None:
         """Continue after a finished trick: the next trick, or the end of the deal."""

@@ -102,6 +102,13 @@ class KozelTrickState(TrickState):
     def turn(self) -> int:
         return (self.leader + len(self.trick)) % self.seats
 
+    def _seat_at(self, position: int) -> int:
+        return (self.leader + position) % self.seats
+
+    def _later(self) -> Sequence[int]:
+        n = self.seats
+        return [(self.leader + k) % n for k in range(len(self.trick) + 1, n)]
+
     def _render_own(self, kind: str, seat: Any, data: Any, viewer: int | None) -> dict[str, Any] | None:
         """The ``trick`` every Kozel game logs (``hand``, ``play`` and the private ``pass_redeal`` are the card
         and trick engines'); each game renders its own kinds first and falls back on this."""

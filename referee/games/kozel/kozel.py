@@ -43,6 +43,7 @@ class Kozel(Game):
     min_seats = 2
     max_seats = 4
     deck = KOZEL_DECK
+    must_follow = False  # KO-8: any card may be played
     options = (Option("target", 60, "the game ends after the deal in which somebody reaches this many points "
                                     "(KO-13)", 1, 1200),)
 
@@ -64,6 +65,7 @@ class KozelState(KozelTrickState):
     """A position of a ``kozel`` game (KO-1 … KO-16)."""
 
     deck = KOZEL_DECK
+    must_follow = False  # KO-8: any card may be played
 
     def __init__(self, game: Kozel, seats: int, seed: int, options: dict[str, Any], dealer: int, *,
                  deck_orders: Sequence[Sequence[int]] = ()) -> None:
