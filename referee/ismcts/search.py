@@ -1,15 +1,15 @@
 """Single-observer Information Set MCTS (SO-ISMCTS; Cowling, Powley and Whitehouse 2012) over sampled worlds.
 
-One tree, its nodes keyed by action text: the searching seat's information sets at the root, and below it the
-actions of every seat as they were played in the worlds drawn so far. Each iteration takes a new determinization (a
-world of :meth:`referee.engine.Worlds.sample`, or a copy of one from a small pool drawn once per move), walks the
-tree with UCB1 over the actions legal in *this* world (the availability count of a child is how often it was legal
-when its parent was reached, so rarely-legal actions are not under-explored), expands one untried action, plays on
-to the end of the game, or of the deal in play (C-7's first legal action or a random one, or by MAST), and backs
-the rewards up: each node gets the reward of the seat that played its action (multi-player ISMCTS: every seat plays
-for itself, partners for their team). The move is the root's most visited legal action, unless a guide's action
-is given: then paired playouts (or the tree's own statistics) decide between the two. Nothing here sees the real
-game: only worlds and the engine API.
+One tree, its nodes keyed by action text: the searching seat's information sets at the root, and below it the actions of
+every seat as they were played in the worlds drawn so far. Each iteration takes a new determinization (a world of
+:meth:`referee.engine.Worlds.sample`, or a copy of one from a small pool drawn once per move), walks the tree with UCB1
+over the actions legal in *this* world (the availability count of a child is how often it was legal when its parent was
+reached, so rarely-legal actions are not under-explored), expands one untried action, plays on to the end of the game,
+or of the deal in play (the game's playout action, C-7's first legal action or a random one, or by MAST), and backs the
+rewards up: each node gets the reward of the seat that played its action (multi-player ISMCTS: every seat plays for
+itself, partners for their team). The move is the root's most visited legal action, unless a guide's action is given:
+then paired playouts (or the tree's own statistics) decide between the two. Nothing here sees the real game: only worlds
+and the engine API.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
             played.append((node.seat, best.text))
             state.apply(best)
             path.append(node)
-        if epsilon >= 1.0:  # playout: C-7's first legal action or a random one, to the end
+        if epsilon >= 1.0:  # playout: the game's own action, C-7's first legal one or a random one, to the end
             over = _play_out(state, rand, first, policy, stop)
         else:  # MAST: mostly the action with the best mean reward for its seat so far, else a random one
             actions = state.legal_actions()

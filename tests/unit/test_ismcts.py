@@ -82,6 +82,8 @@ def test_the_game_dependent_settings_are_the_ones_given_else_the_games_own() -> 
     assert Settings().for_game("kozel").deal == 0 and Settings.parse({"deal": "0"}).for_game("koroli52").deal == 0
     assert Settings().for_game("koroli52").first == 0.0 and Settings().for_game("durak").first == 0.9
     assert Settings().for_game("kozel-nn") == Settings(first=0.0, guide=1.0, deal=1, policy=0.0)
+    assert Settings().for_game("koroli").policy == 1.0 == Settings().for_game("koroli52").policy
+    assert Settings.parse({"policy": "0.25"}).for_game("koroli").policy == 0.25
     assert Settings().for_game("a-plugin-game") == Settings(first=0.9, guide=1.0, deal=0, policy=0.0)
     assert IsmctsBot(guide=0).guide is None and IsmctsBot().guide is not None
 
