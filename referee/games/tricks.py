@@ -153,14 +153,12 @@ class TrickState(CardState):
             return actions[int(rand() * len(actions))]
         rules, card_at, trick = self.rules, self.t.card_at, self.trick
         eff, power, beaten_by = rules.eff, rules.power, rules.beaten_by
-        team = _teams(self.game, self.seats)[self._seat_at(len(trick))]
+        team = _teams(self.game, self.seats)[self.to_act]  # type: ignore[index]
         rivals = [self.hands[s] for s in self._later() if s not in team]
         led = eff[trick[0]] if trick else -1
         at = rules.winner(trick) if trick else -1
-        if trick and self._seat_at(at) in team and self._holds(trick[at], led, rivals):
-            keeps = False  # the partner's card holds the trick: nothing of ours is needed
-        else:
-            keeps = True
+        # no card of ours is needed when the partner's card already holds the trick
+        keeps = not (trick and self._seat_at(at) in team and self._holds(trick[at], led, rivals))
         lowest = keeper = None
         low = kept = 10_000
         for action in actions:

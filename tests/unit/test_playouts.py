@@ -1,7 +1,8 @@
 """``State.playout_action`` (docs/ENGINE.md, "Playouts"): the cheap move a search's playouts may take. The default is
-a uniformly random legal action; the trick games (C-9) follow with the lowest card that takes the trick, else the
-lowest card, and never overtake a partner. Checked at every decision of random games of every trick game against
-the engine's own trick winner, and on a hand-made trick."""
+a uniformly random legal action; the trick games (C-9) play the lowest card that takes the trick for good (no
+opponent still to play could beat it), else, following, the lowest card, also when the partner's card holds the
+trick; else a random lead. Checked at every decision of random games of every trick game against the engine's own
+trick winner, and on a hand-made trick."""
 
 from __future__ import annotations
 

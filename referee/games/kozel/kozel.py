@@ -43,7 +43,6 @@ class Kozel(Game):
     min_seats = 2
     max_seats = 4
     deck = KOZEL_DECK
-    must_follow = False  # KO-8: any card may be played
     options = (Option("target", 60, "the game ends after the deal in which somebody reaches this many points "
                                     "(KO-13)", 1, 1200),)
 
