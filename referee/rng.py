@@ -15,6 +15,8 @@ MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
+#: randbelow's rejection limit for n < 128 (a shuffle of up to 128 cards looks it up)
+_LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 128)]
 
 
 class SplitMix64:
@@ -42,10 +44,23 @@ class SplitMix64:
         return x % n
 
     def shuffle(self, a: MutableSequence[int]) -> None:
-        """Shuffle ``a`` in place: for i from len-1 down to 1, swap a[i] with a[randbelow(i+1)]."""
+        """Shuffle ``a`` in place: for i from len-1 down to 1, swap a[i] with a[randbelow(i+1)]. The same numbers as
+        those calls, with :meth:`next64` and :meth:`randbelow` written out: every deal of every game shuffles, and
+        a search deals in its playouts (benchmarks/engine.py)."""
+        state = self.state
         for i in range(len(a) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + _GAMMA) & MASK64
+                z = ((state ^ (state >> 30)) * _MUL1) & MASK64
+                z = ((z ^ (z >> 27)) * _MUL2) & MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             a[i], a[j] = a[j], a[i]
+        self.state = state
 
 
 def derive_seed(*parts: object, sep: str = ":", size: int = 8) -> int:

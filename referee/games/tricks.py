@@ -149,6 +149,8 @@ class TrickState(CardState):
         beat); else, following, the lowest card (nothing wasted on a trick it cannot keep, nor on its partner's that
         holds); else a random lead. "Lowest" is by strength: a trump above every plain card, a card of the led suit
         above a discard. Actions other than ``play`` are drawn at random."""
+        if len(actions) == 1:
+            return actions[0]
         if actions[0].kind != "play":
             return actions[int(rand() * len(actions))]
         rules, card_at, trick = self.rules, self.t.card_at, self.trick

@@ -45,22 +45,26 @@ SETTINGS: dict[str, str] = {
               "in koroli and koroli52 1)",
     "deal": "1: playouts end with the deal in play, the deal's places their reward; 0: with the game (default 0, "
             "in kozel-hvaleny and kozel-nn and koroli and koroli52 1)",
+    "flat": "1: no tree: every legal action is played out on every world drawn, with the same random numbers, "
+            "and the best mean reward is the move (heuristic's unless it beats it by guide= standard errors; c, "
+            "pool, pair and epsilon unused); 0: the tree (default 0, in koroli and koroli52 1)",
 }
 #: The settings whose default depends on the game, and their default elsewhere.
-GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0, "policy": 0.0}
+GAME_DEFAULTS: dict[str, float] = {"first": 0.9, "guide": 1.0, "deal": 0, "policy": 0.0, "flat": 0}
 #: Their default in a game where it is not :data:`GAME_DEFAULTS`': the values measured best for the game at 100 ms a
 #: move (docs/ISMCTS.md, "Speed and strength"). ``guide``: in 3-seat durak and kazaki, 0.5 was ahead of 1 by about
 #: 50 Elo; in 3-seat kozel and 4-seat koroli behind it by about 30; in kozel-hvaleny 2 was the best of 0.5, 1 and 2
 #: (docs/ISMCTS.md). ``first`` and ``deal``: in the games of many deals, random playouts to the end of the deal
 #: (docs/ISMCTS.md). ``policy``: in the Kings games, the trick games' playout action (docs/ISMCTS.md, "Playouts that
-#: know the trick": ahead of random playouts in the three runs, by less than their intervals).
+#: know the trick": ahead of random playouts in the three runs, by less than their intervals). ``flat``: in the Kings
+#: games, every action on the same worlds (docs/ISMCTS.md, "The flat variant").
 BY_GAME: dict[str, dict[str, float]] = {
     "durak": {"guide": 0.5},
     "kazaki": {"guide": 0.5},
     "kozel-hvaleny": {"first": 0, "deal": 1, "guide": 2},
     "kozel-nn": {"first": 0, "deal": 1},
-    "koroli": {"first": 0, "deal": 1, "policy": 1},
-    "koroli52": {"first": 0, "deal": 1, "policy": 1},
+    "koroli": {"first": 0, "deal": 1, "policy": 1, "flat": 1},
+    "koroli52": {"first": 0, "deal": 1, "policy": 1, "flat": 1},
 }
 _MAX_MS = 600_000
 _MAX_ITERATIONS = 10**8
@@ -80,6 +84,7 @@ class Settings:
     pair: float = 0.5
     deal: int | None = None
     policy: float | None = None
+    flat: int | None = None
 
     def for_game(self, game: str) -> Settings:
         """These settings in ``game``: each game-dependent one as given, else the game's default (:data:`BY_GAME`,
@@ -107,7 +112,7 @@ class Settings:
                     raise ConfigError(f"ismcts: {key}= takes a number from 0 to {top}, got {value!r}")
                 values[key] = number
                 continue
-            top = {"ms": _MAX_MS, "iterations": _MAX_ITERATIONS, "pool": 10_000, "deal": 1}[key]
+            top = {"ms": _MAX_MS, "iterations": _MAX_ITERATIONS, "pool": 10_000, "deal": 1, "flat": 1}[key]
             if not (text.isascii() and text.isdigit()) or int(text) > top:
                 raise ConfigError(f"ismcts: {key}= takes a whole number from 0 to {top}, got {value!r}")
             values[key] = int(text)
@@ -180,7 +185,7 @@ class IsmctsBot(BotBase):
                          exploration=config.c, pool=config.pool, teams=info.teams,
                          epsilon=config.epsilon, first=config.first or 0.0,
                          keep=hint, margin=config.guide or 0.0, pair=config.pair, deal=bool(config.deal),
-                         policy=config.policy or 0.0)
+                         policy=config.policy or 0.0, flat=bool(config.flat))
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds

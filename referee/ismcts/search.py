@@ -8,8 +8,9 @@ reached, so rarely-legal actions are not under-explored), expands one untried ac
 or of the deal in play (the game's playout action, C-7's first legal action or a random one, or by MAST), and backs the
 rewards up: each node gets the reward of the seat that played its action (multi-player ISMCTS: every seat plays for
 itself, partners for their team). The move is the root's most visited legal action, unless a guide's action is given:
-then paired playouts (or the tree's own statistics) decide between the two. Nothing here sees the real game: only worlds
-and the engine API.
+then paired playouts (or the tree's own statistics) decide between the two. The flat variant (``flat``) has no tree:
+every legal action is played out on every world drawn, so that all of them are compared on the same worlds. Nothing
+here sees the real game: only worlds and the engine API.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def rewards_of(places: Sequence[int], teams: Sequence[Sequence[int]] | None) -> 
 def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float, iterations: int,
            exploration: float, pool: int, teams: Sequence[Sequence[int]] | None, epsilon: float = 1.0,
            first: float = 0.0, keep: str | None = None, margin: float = 0.0, pair: float = 0.0,
-           deal: bool = False, policy: float = 0.0, clock: Callable[[], float] = time.perf_counter) -> Outcome:
+           deal: bool = False, policy: float = 0.0, flat: bool = False,
+           clock: Callable[[], float] = time.perf_counter) -> Outcome:
     """Search the decision whose legal actions are ``legal`` (the same in every world) for at most ``seconds``
     (0: no limit) and ``iterations`` (0: no limit; one of them must be set), with UCB1's ``exploration`` constant.
     ``pool`` > 0: the k-th world is drawn at iteration k² (so n iterations play on about √n worlds, at most
@@ -89,11 +91,15 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     ``deal``: playouts stop at the end of the deal in play (:attr:`State.deals_done`), and the places the deal
     gave (:meth:`State.deal_places`) are their rewards; else they go on to the end of the game.
     ``policy``: the share of playout moves that take the game's own playout action (:meth:`State.playout_action`),
-    the others as ``first`` says.
+    the others as ``first`` says. ``flat``: no tree (``exploration``, ``pool``, ``pair`` and ``epsilon`` unused):
+    each world drawn plays every legal action out, with the same random numbers, the budget counted in whole worlds
+    (at least one); the best mean reward is the choice, checked against ``keep`` as the pairs do (:func:`_flat`).
     ``rng`` drives everything: at a fixed iteration budget, the same ``rng`` state gives the same choice."""
     start = clock()
     deadline = start + seconds if seconds > 0 else math.inf
     limit = iterations if iterations > 0 else math.inf
+    if flat:
+        return _flat(worlds, legal, rng, start, deadline, limit, teams, first, keep, margin, deal, policy, clock)
     paired = keep is not None and pair > 0.0
     tree_deadline = start + seconds * (1.0 - pair) if paired and seconds > 0 else deadline
     tree_limit = max(1, math.ceil(iterations * (1.0 - pair))) if paired and iterations > 0 else limit
@@ -236,6 +242,51 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
                 if best_node.total / best_node.visits - held.total / held.visits <= margin * spread:
                     text = keep
     return Outcome(text, done, clock() - start, visits, means, check)
+
+
+def _flat(worlds: Worlds, legal: Sequence[Action], rng: random.Random, start: float, deadline: float, limit: float,
+          teams: Sequence[Sequence[int]] | None, first: float, keep: str | None, margin: float, deal: bool,
+          policy: float, clock: Callable[[], float]) -> Outcome:
+    """The flat variant (``flat``): every legal action played out on every world drawn, with the same random numbers,
+    so that each world's luck is in every action's reward alike; the move is the best mean reward, or the guide's
+    action ``keep`` unless the best beats it by more than ``margin`` standard errors of their paired differences."""
+    texts = [a.text for a in legal]
+    k = len(texts)
+    totals = [0.0] * k
+    held = texts.index(keep) if keep in texts else -1
+    diffs = [0.0] * k  # per action: the sum of its reward less the guide's, world by world, and their squares
+    squares = [0.0] * k
+    n = done = 0
+    rewards = [0.0] * k
+    while (done == 0 or (done + k <= limit and clock() < deadline)):
+        base = worlds.sample(rng)
+        seat = base.to_act
+        stop = base.deals_done + 1 if deal else math.inf
+        stream = rng.getrandbits(64)
+        by_text = {a.text: a for a in base.legal_actions()}
+        for i, text in enumerate(texts):
+            state = base.clone()  # type: ignore[attr-defined]
+            state.apply(by_text[text])
+            over = _play_out(state, random.Random(stream).random, first, policy, stop)
+            rewards[i] = _rewards(state, teams, over)[seat]  # type: ignore[index]
+            totals[i] += rewards[i]
+        if held >= 0:
+            for i in range(k):
+                d = rewards[i] - rewards[held]
+                diffs[i] += d
+                squares[i] += d * d
+        n += 1
+        done += k
+    means = {t: totals[i] / n for i, t in enumerate(texts)}
+    best = max(range(k), key=lambda i: totals[i])
+    check: tuple[int, float, float] | None = None
+    if held >= 0 and best != held:
+        mean = diffs[best] / n
+        spread = math.sqrt(max(squares[best] / n - mean * mean, 0.0) / (n - 1)) if n > 1 else math.inf
+        check = (n, mean, spread)
+        if not mean > margin * spread:
+            best = held
+    return Outcome(texts[best], done, clock() - start, {t: n for t in texts}, means, check)
 
 
 def _play_out(state: State, rand: Callable[[], float], first: float, policy: float, stop: float) -> bool:

@@ -38,8 +38,8 @@ def ismcts(game: Game, **settings: object) -> IsmctsBot:
 
 def test_settings_are_checked_in_one_line() -> None:
     assert Settings.parse({"ms": "50", "iterations": "0", "c": "1.5", "pool": "8", "epsilon": "1", "first": "0.25",
-                           "guide": "2.5", "deal": "1", "policy": "0.5"}) == Settings(
-        ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0, first=0.25, guide=2.5, deal=1, policy=0.5)
+                           "guide": "2.5", "deal": "1", "policy": "0.5", "flat": "1"}) == Settings(
+        ms=50, iterations=0, c=1.5, pool=8, epsilon=1.0, first=0.25, guide=2.5, deal=1, policy=0.5, flat=1)
     for given, message in [({"ms": "fast"}, "ms= takes a whole number from 0 to 600000, got 'fast'"),
                            ({"iterations": "-3"}, "iterations= takes a whole number"),
                            ({"c": "x"}, "c= takes a number from 0 to 100"),
@@ -47,6 +47,7 @@ def test_settings_are_checked_in_one_line() -> None:
                            ({"guide": "-1"}, "guide= takes a number from 0 to 100"),
                            ({"deal": "2"}, "deal= takes a whole number from 0 to 1"),
                            ({"policy": "1.5"}, "policy= takes a number from 0 to 1"),
+                           ({"flat": "yes"}, "flat= takes a whole number from 0 to 1"),
                            ({"depth": "3"}, "ismcts has no setting 'depth'"),
                            ({"ms": "0"}, "without a budget")]:
         with pytest.raises(ConfigError, match=message):
@@ -81,10 +82,12 @@ def test_the_game_dependent_settings_are_the_ones_given_else_the_games_own() -> 
     assert Settings().for_game("koroli52").deal == 1 and Settings().for_game("kozel").deal == 0
     assert Settings().for_game("kozel").deal == 0 and Settings.parse({"deal": "0"}).for_game("koroli52").deal == 0
     assert Settings().for_game("koroli52").first == 0.0 and Settings().for_game("durak").first == 0.9
-    assert Settings().for_game("kozel-nn") == Settings(first=0.0, guide=1.0, deal=1, policy=0.0)
+    assert Settings().for_game("kozel-nn") == Settings(first=0.0, guide=1.0, deal=1, policy=0.0, flat=0)
     assert Settings().for_game("koroli").policy == 1.0 == Settings().for_game("koroli52").policy
     assert Settings.parse({"policy": "0.25"}).for_game("koroli").policy == 0.25
-    assert Settings().for_game("a-plugin-game") == Settings(first=0.9, guide=1.0, deal=0, policy=0.0)
+    assert Settings().for_game("koroli").flat == 1 == Settings().for_game("koroli52").flat
+    assert Settings().for_game("durak").flat == 0 and Settings.parse({"flat": "0"}).for_game("koroli").flat == 0
+    assert Settings().for_game("a-plugin-game") == Settings(first=0.9, guide=1.0, deal=0, policy=0.0, flat=0)
     assert IsmctsBot(guide=0).guide is None and IsmctsBot().guide is not None
 
 
@@ -376,3 +379,63 @@ def test_policy_is_the_share_of_playout_moves_the_game_chooses(monkeypatch: Any)
     assert share(0.0) == 0.0
     assert 0.35 < share(0.5) < 0.6
     assert 0.9 < share(1.0) < 1.0  # every playout move: only the tree's own moves are not the game's
+
+
+def _flat(state: State, game: Game, keep: str | None, margin: float, iterations: int = 120, seed: int = 4) -> Any:
+    worlds = game.worlds(2, 0, [state.observe(0)], state.options)
+    return search(worlds, state.legal_actions(), random.Random(seed), seconds=0, iterations=iterations,
+                  exploration=0.7, pool=16, teams=None, first=0.9, keep=keep, margin=margin, pair=0.5, flat=True)
+
+
+def test_flat_plays_every_legal_action_out_on_every_world_drawn(monkeypatch: Any) -> None:
+    """``flat``: each world drawn is copied once per legal action, that action played on the copy, and every action's
+    mean is over the same worlds; the budget is whole worlds (a world costs one playout per legal action)."""
+    game, state = _position()
+    DurakState = type(state)  # noqa: N806 - the class patched
+    legal = state.legal_actions()
+    k = len(legal)
+    started: dict[int, list[str]] = {}  # per world drawn: the first action played on each of its copies
+    clone, apply = DurakState.clone, DurakState.apply
+
+    bases: list[DurakState] = []  # the worlds copied, kept alive so that no two share an id
+
+    def counted_clone(world: DurakState) -> DurakState:
+        copy = clone(world)
+        if not bases or bases[-1] is not world:
+            bases.append(world)
+        copy.parent = len(bases) - 1  # type: ignore[attr-defined]
+        return copy
+
+    def counted_apply(world: DurakState, action: Action) -> None:
+        parent = world.__dict__.pop("parent", None)
+        if parent is not None:
+            started.setdefault(parent, []).append(action.text)
+        apply(world, action)
+
+    monkeypatch.setattr(DurakState, "clone", counted_clone)
+    monkeypatch.setattr(DurakState, "apply", counted_apply)
+    outcome = _flat(state, game, None, 0.0, iterations=10 * k + k - 1)
+    assert len(started) == 10 and outcome.iterations == 10 * k  # whole worlds within the budget
+    assert outcome.visits == {a.text: 10 for a in legal}
+    assert all(first == [a.text for a in legal] for first in started.values())  # every action once on every world
+    best = max(outcome.means.values())
+    assert outcome.text in {t for t, m in outcome.means.items() if m == best}  # no guide: the best mean
+
+
+def test_flat_keeps_the_guides_move_unless_the_best_beats_it_by_the_margin_on_the_same_worlds() -> None:
+    game, state = _position()
+    alone = _flat(state, game, None, 0.0)
+    assert alone == replace(_flat(state, game, None, 0.0), seconds=alone.seconds)  # the same seed, the same search
+    worse = min(alone.means, key=lambda t: alone.means[t])
+    assert alone.means[worse] < alone.means[alone.text]
+    kept = _flat(state, game, worse, 100.0)
+    assert kept.text == worse and kept.visits == alone.visits and kept.means == alone.means
+    pairs, mean, spread = kept.check
+    # the paired difference is the difference of the two means: both are over the same worlds
+    assert pairs == alone.visits[worse] and mean == pytest.approx(alone.means[alone.text] - alone.means[worse])
+    assert spread > 0.0
+    assert _flat(state, game, worse, 0.0).text == alone.text  # no margin: a better mean wins
+    assert _flat(state, game, worse, mean / spread * 0.99).text == alone.text
+    assert _flat(state, game, worse, mean / spread * 1.01).text == worse
+    agreed = _flat(state, game, alone.text, 0.0)
+    assert agreed.check is None and agreed.text == alone.text
