@@ -202,3 +202,43 @@ def test_seed_must_be_unsigned_64_bit(seed: int) -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2**64 - 1])
 def test_seed_bounds_are_accepted(seed: int) -> None:
     assert SplitMix64(seed).state == seed
+
+
+def _reference_shuffle(seed: int, a: list[int], limit_of: object = None) -> tuple[list[int], int]:
+    """C-5's shuffle through randbelow's definition (with ``limit_of(n)`` as the rejection limit if given); the
+    list and the stream's state after it."""
+    out = list(a)
+    rng = SplitMix64(seed)
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = limit_of(n) if callable(limit_of) else (1 << 64) - ((1 << 64) % n)
+        x = rng.next64()
+        while x >= limit:
+            x = rng.next64()
+        j = x % n
+        out[i], out[j] = out[j], out[i]
+    return out, rng.state
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 10, 36, 52, 127, 128, 200])
+def test_shuffle_is_fisher_yates_over_randbelow(size: int) -> None:
+    """The shuffle writes next64 and randbelow out for speed: the same permutation and the same stream after it,
+    below and above its table of limits (n < 128)."""
+    for seed in (0, 1, 7, 2**64 - 1, 0x9E3779B97F4A7C15):
+        a = list(range(size))
+        rng = SplitMix64(seed)
+        rng.shuffle(a)
+        assert (a, rng.state) == _reference_shuffle(seed, list(range(size)))
+
+
+def test_shuffle_rejects_as_randbelow_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rejection is about n/2^64 likely at a deck's sizes, so a lowered limit (half of the outputs rejected) drives
+    the shuffle's own rejection loop: it draws again exactly as randbelow would."""
+    import referee.rng as module
+
+    monkeypatch.setattr(module, "_LIMITS", [0] + [(1 << 63) - ((1 << 63) % n) for n in range(1, 128)])
+    a = list(range(36))
+    rng = SplitMix64(5)
+    rng.shuffle(a)
+    assert (a, rng.state) == _reference_shuffle(5, list(range(36)), lambda n: (1 << 63) - ((1 << 63) % n))
+    assert (a, rng.state) != _reference_shuffle(5, list(range(36)))
