@@ -93,13 +93,16 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
     ``policy``: the share of playout moves that take the game's own playout action (:meth:`State.playout_action`),
     the others as ``first`` says. ``flat``: no tree (``exploration``, ``pool``, ``pair`` and ``epsilon`` unused):
     each world drawn plays every legal action out, with the same random numbers, the budget counted in whole worlds
-    (at least one); the best mean reward is the choice, checked against ``keep`` as the pairs do (:func:`_flat`).
+    (at least one); the best mean reward is the choice, checked against ``keep`` as the pairs do (:func:`_flat`). A
+    game without copies is searched by the tree instead.
     ``rng`` drives everything: at a fixed iteration budget, the same ``rng`` state gives the same choice."""
     start = clock()
     deadline = start + seconds if seconds > 0 else math.inf
     limit = iterations if iterations > 0 else math.inf
     if flat:
-        return _flat(worlds, legal, rng, start, deadline, limit, teams, first, keep, margin, deal, policy, clock)
+        outcome = _flat(worlds, legal, rng, start, deadline, limit, teams, first, keep, margin, deal, policy, clock)
+        if outcome is not None:
+            return outcome
     paired = keep is not None and pair > 0.0
     tree_deadline = start + seconds * (1.0 - pair) if paired and seconds > 0 else deadline
     tree_limit = max(1, math.ceil(iterations * (1.0 - pair))) if paired and iterations > 0 else limit
@@ -246,10 +249,11 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
 
 def _flat(worlds: Worlds, legal: Sequence[Action], rng: random.Random, start: float, deadline: float, limit: float,
           teams: Sequence[Sequence[int]] | None, first: float, keep: str | None, margin: float, deal: bool,
-          policy: float, clock: Callable[[], float]) -> Outcome:
+          policy: float, clock: Callable[[], float]) -> Outcome | None:
     """The flat variant (``flat``): every legal action played out on every world drawn, with the same random numbers,
     so that each world's luck is in every action's reward alike; the move is the best mean reward, or the guide's
-    action ``keep`` unless the best beats it by more than ``margin`` standard errors of their paired differences."""
+    action ``keep`` unless the best beats it by more than ``margin`` standard errors of their paired differences.
+    None for a game without copies (the tree searches it instead)."""
     texts = [a.text for a in legal]
     k = len(texts)
     totals = [0.0] * k
@@ -258,8 +262,10 @@ def _flat(worlds: Worlds, legal: Sequence[Action], rng: random.Random, start: fl
     squares = [0.0] * k
     n = done = 0
     rewards = [0.0] * k
-    while (done == 0 or (done + k <= limit and clock() < deadline)):
+    while done == 0 or (done + k <= limit and clock() < deadline):
         base = worlds.sample(rng)
+        if not hasattr(base, "clone"):
+            return None
         seat = base.to_act
         stop = base.deals_done + 1 if deal else math.inf
         stream = rng.getrandbits(64)

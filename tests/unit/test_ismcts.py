@@ -268,7 +268,7 @@ class _UncopiedWorlds(Worlds):
         return _Uncopied(self.worlds.sample(rng))
 
 
-def test_a_game_without_copies_is_searched_without_pool_or_pairs() -> None:
+def test_a_game_without_copies_is_searched_without_pool_pairs_or_flat() -> None:
     game, state = _position()
     worlds = _UncopiedWorlds(game.worlds(2, 0, [state.observe(0)], state.options))
     tree = search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=100, exploration=0.7,
@@ -278,6 +278,13 @@ def test_a_game_without_copies_is_searched_without_pool_or_pairs() -> None:
                   pool=16, teams=None, first=0.9, keep=other, margin=100.0, pair=0.5)
     assert kept.check is None and kept.iterations == 100  # no pairs: the tree's statistics decided
     assert kept.visits == tree.visits and kept.text == other
+    drawn = random.Random(4)
+    worlds.sample(drawn)  # flat draws one world, finds no copies and leaves the decision to the tree
+    tree = search(worlds, state.legal_actions(), drawn, seconds=0, iterations=100, exploration=0.7, pool=16,
+                  teams=None, first=0.9)
+    flat = search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=100, exploration=0.7,
+                  pool=16, teams=None, first=0.9, flat=True)
+    assert flat == replace(tree, seconds=flat.seconds) and len(set(flat.visits.values())) > 1
 
 
 def test_the_guide_is_heuristic_told_every_decision_and_guide_0_is_the_search_alone() -> None:
