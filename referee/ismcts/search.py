@@ -230,10 +230,8 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
                 total += diff
                 squares += diff * diff
                 done += 2
-            mean = total / pairs if pairs else 0.0
-            spread = sqrt(max(squares / pairs - mean * mean, 0.0) / (pairs - 1)) if pairs > 1 else math.inf
-            check = (pairs, mean, spread)
-            if not mean > margin * spread:
+            check = _paired(pairs, total, squares)
+            if not _beats(check, margin):
                 text = keep
         else:
             held = root.children.get(keep)
@@ -287,12 +285,26 @@ def _flat(worlds: Worlds, legal: Sequence[Action], rng: random.Random, start: fl
     best = max(range(k), key=lambda i: totals[i])
     check: tuple[int, float, float] | None = None
     if held >= 0 and best != held:
-        mean = diffs[best] / n
-        spread = math.sqrt(max(squares[best] / n - mean * mean, 0.0) / (n - 1)) if n > 1 else math.inf
-        check = (n, mean, spread)
-        if not mean > margin * spread:
+        check = _paired(n, diffs[best], squares[best])
+        if not _beats(check, margin):
             best = held
     return Outcome(texts[best], done, clock() - start, {t: n for t in texts}, means, check)
+
+
+def _paired(pairs: int, total: float, squares: float) -> tuple[int, float, float]:
+    """The paired check's figures from ``pairs`` differences (the tree's or best choice's reward less the guide's,
+    on the same world) with sum ``total`` and sum of squares ``squares``: the pairs, their mean and its standard
+    error (infinite below two pairs)."""
+    mean = total / pairs if pairs else 0.0
+    spread = math.sqrt(max(squares / pairs - mean * mean, 0.0) / (pairs - 1)) if pairs > 1 else math.inf
+    return pairs, mean, spread
+
+
+def _beats(check: tuple[int, float, float], margin: float) -> bool:
+    """Whether the paired differences put the challenger above the guide's action by more than ``margin`` standard
+    errors."""
+    _, mean, spread = check
+    return mean > margin * spread
 
 
 def _play_out(state: State, rand: Callable[[], float], first: float, policy: float, stop: float) -> bool:
