@@ -263,8 +263,8 @@ def hidden_files(db: Path, wire_log: WireLog | None = None) -> list[str]:
 WORKERS = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W", help="Worker processes.")
 AFFINITY = typer.Option("auto", "--affinity", metavar="auto|off", callback=one_of(AFFINITIES),
                         help="auto: pin each worker process and its bots to a core of its own, when there are no "
-                        "more workers than cores (Linux; a request and its answer then wait for no other core); "
-                        "off: never.")
+                        "more workers than cores (Linux; a request and its answer then wait for no other core), "
+                        "the cores fewest other processes are pinned to first; off: never.")
 EXECUTOR = typer.Option(DEFAULT_EXECUTOR, "--executor", metavar="NAME",
                         help=f"Where the games run: {', '.join(sorted(EXECUTORS))} (local: this machine, --workers "
                         "processes; dask: a Dask cluster, --scheduler).")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any, cast
 
 from referee.errors import ExecutorError
@@ -27,7 +28,7 @@ from .schedule import Scheduled
 from .storage import FinishedGame
 from .worker import GameWorker
 
-__all__ = ["LocalExecutor", "batch_size", "cores_for", "start_method"]
+__all__ = ["LocalExecutor", "batch_size", "cores_for", "pinned_elsewhere", "start_method"]
 
 
 # ------------------------------------------------------------------------------------ worker processes
@@ -91,6 +92,8 @@ class _Stopped(BaseException):
 def cores_for(workers: int, affinity: str) -> list[int] | None:
     """The core each worker is pinned to: with ``auto``, on a platform that can pin (Linux), one core each of those
     this process may run on, when there are no more workers than such cores; otherwise None (nothing is pinned).
+    The cores that the fewest other processes are already pinned to come first (:func:`pinned_elsewhere`), so
+    two tournaments of one worker each, started one after the other, take a core each instead of sharing the first.
 
     A worker and the bot processes it starts (which inherit its affinity) then share one core, so a request and
     its answer do not wait for the scheduler to wake a process on another core: benchmarks/protocol_overhead.py
@@ -98,7 +101,31 @@ def cores_for(workers: int, affinity: str) -> list[int] | None:
     if affinity != "auto" or not hasattr(os, "sched_setaffinity"):
         return None
     cores = sorted(os.sched_getaffinity(0))
-    return cores[:workers] if workers <= len(cores) else None
+    if workers > len(cores):
+        return None
+    taken = pinned_elsewhere() if workers < len(cores) else {}
+    return sorted(cores, key=lambda core: (taken.get(core, 0), core))[:workers]
+
+
+def pinned_elsewhere(proc: Path = Path("/proc")) -> dict[int, int]:
+    """How many other user processes are pinned to each core alone (Linux's ``/proc/PID/status``; kernel threads,
+    which every core has its own of, are not counted). Empty where there is no ``/proc``. Two tournaments started
+    at the same instant can still both see a core free: the count is read once, when a tournament starts."""
+    me = os.getpid()
+    taken: dict[int, int] = {}
+    for status in proc.glob("[0-9]*/status"):
+        try:
+            if int(status.parent.name) == me:
+                continue
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        except (OSError, ValueError, UnicodeDecodeError):  # gone meanwhile, or not ours to read
+            continue
+        if fields.get("Kthread", "0").strip() == "1" or "VmSize" not in fields:  # a kernel thread has no memory map
+            continue
+        allowed = fields.get("Cpus_allowed_list", "").strip()
+        if allowed.isdigit():
+            taken[int(allowed)] = taken.get(int(allowed), 0) + 1
+    return taken
 
 
 def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection],

@@ -1,6 +1,8 @@
 """Pinned workers (issue 15, part 2): with --affinity auto each worker process (or Dask worker) and the bots it
 starts share one core of their own, when there are no more workers than cores; with off, or more workers than cores,
-nothing is pinned."""
+nothing is pinned. A tournament with fewer workers than cores takes the cores the fewest other processes are pinned
+to, so two of them side by side do not share one core (tests run in parallel pin processes too: the assertions
+allow for that)."""
 
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tournaments.local import cores_for
+import tournaments.local
+from tournaments.local import cores_for, pinned_elsewhere
 from tournaments.storage import Store
 
 ZOO = Path(__file__).resolve().parents[1] / "fixtures" / "zoo"
@@ -21,11 +25,63 @@ MINE = sorted(os.sched_getaffinity(0))
 needs_two = pytest.mark.skipif(len(MINE) < 2, reason="needs two cores to pin two workers apart")
 
 
-def test_a_core_each_when_there_are_enough() -> None:
+def test_a_core_each_when_there_are_enough(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tournaments.local, "pinned_elsewhere", dict)  # a quiet machine: nothing else pinned
     assert cores_for(1, "auto") == MINE[:1]
     assert cores_for(len(MINE), "auto") == MINE
     assert cores_for(len(MINE) + 1, "auto") is None  # more workers than cores: none is pinned
     assert cores_for(1, "off") is None
+
+
+@needs_two
+def test_the_cores_fewest_others_are_pinned_to_come_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tournaments.local, "pinned_elsewhere", lambda: {MINE[0]: 2, MINE[1]: 1})
+    assert cores_for(1, "auto") == [MINE[1]]
+    # every core: each worker gets one whatever else runs there, in order
+    assert cores_for(len(MINE), "auto") == MINE
+
+
+def status(folder: Path, pid: int, allowed: str, *, kthread: bool = False, memory: bool = True) -> None:
+    (folder / str(pid)).mkdir()
+    lines = ["Name:\tx", f"Kthread:\t{int(kthread)}", *(["VmSize:\t  3060 kB"] if memory else []),
+             f"Cpus_allowed_list:\t{allowed}"]
+    (folder / str(pid) / "status").write_text("\n".join(lines) + "\n")
+
+
+def test_pinned_elsewhere_counts_user_processes_pinned_to_one_core(tmp_path: Path) -> None:
+    status(tmp_path, 10, "1")
+    status(tmp_path, 11, "1")
+    status(tmp_path, 12, "3")
+    status(tmp_path, 13, "0-1")  # free to move: not pinned
+    status(tmp_path, 14, "0,2")  # two cores: not pinned to one
+    status(tmp_path, 15, "0", kthread=True)  # every core has its kernel threads
+    status(tmp_path, 16, "0", memory=False)  # a kernel thread on a kernel without the Kthread field
+    status(tmp_path, os.getpid(), "0")  # this process itself
+    (tmp_path / "17").mkdir()  # gone before its status was read
+    (tmp_path / "18").mkdir()
+    (tmp_path / "18" / "status").write_bytes(b"\xff\xfe garbage")
+    (tmp_path / "self").mkdir()  # not a process id
+    assert pinned_elsewhere(tmp_path) == {1: 2, 3: 1}
+    assert pinned_elsewhere(tmp_path / "missing") == {}
+
+
+@pytest.fixture
+def first_core_held() -> Iterator[None]:
+    """Five sleeping processes pinned to the first core: more than a test running beside this one pins to any."""
+    sleepers = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"],
+                                 preexec_fn=lambda: os.sched_setaffinity(0, {MINE[0]})) for _ in range(5)]
+    try:
+        yield
+    finally:
+        for sleeper in sleepers:
+            sleeper.kill()
+            sleeper.wait()
+
+
+@needs_two
+def test_a_core_held_by_others_is_seen_and_avoided(first_core_held: None) -> None:
+    assert pinned_elsewhere().get(MINE[0], 0) >= 5
+    assert cores_for(1, "auto") != [MINE[0]]
 
 
 def bot_cores(tmp_path: Path, *options: str) -> list[list[int]]:
@@ -47,12 +103,22 @@ def test_two_workers_and_their_bots_run_on_a_core_each(tmp_path: Path) -> None:
     seen = bot_cores(tmp_path, "--workers", "2", "--affinity", "auto")
     assert len(seen) == 12  # every game noted it
     assert all(len(cores) == 1 for cores in seen)  # pinned: one core
-    assert {cores[0] for cores in seen} <= set(MINE[:2])
+    assert {cores[0] for cores in seen} <= set(MINE)
 
 
 def test_one_worker_pins_the_referee_while_it_plays(tmp_path: Path) -> None:
     seen = bot_cores(tmp_path, "--workers", "1", "--affinity", "auto")
-    assert seen and all(cores == MINE[:1] for cores in seen)
+    assert seen and all(len(cores) == 1 and cores == seen[0] for cores in seen)  # one core, the same all along
+    assert set(seen[0]) <= set(MINE)
+
+
+@needs_two
+def test_a_second_tournament_takes_another_core(tmp_path: Path, first_core_held: None) -> None:
+    """Two single-worker tournaments side by side (here: one and five processes already pinned to the first core)
+    each get a core of their own, instead of both taking the first and running at half speed."""
+    seen = bot_cores(tmp_path, "--workers", "1", "--affinity", "auto")
+    assert seen and all(len(cores) == 1 and cores == seen[0] for cores in seen)
+    assert seen[0][0] != MINE[0]
 
 
 def test_off_pins_nothing(tmp_path: Path) -> None:
