@@ -184,7 +184,7 @@ def ismcts_table(args: argparse.Namespace) -> None:
     for game_id in args.game or sorted(g for g in registry.games if registry.bot("ismcts").supports(g)):
         game = registry.game(game_id)
         allowed = range(game.min_seats, game.max_seats + 1)
-        for seats in [k for k in args.seats or allowed if k in allowed]:  # the issue asks for every seat count
+        for seats in [k for k in args.seats or allowed if k in allowed]:
             for ms in budgets:
                 if args.show and not database(folder, game_id, seats, ms, args).exists():
                     continue

@@ -33,7 +33,7 @@ from referee.wirelog import WireLog
 
 from .config import TournamentConfig
 from .executor import Placement
-from .local import batch_size
+from .local import batch_size, least_pinned
 from .schedule import Scheduled
 from .storage import FinishedGame
 from .worker import GameWorker
@@ -120,8 +120,9 @@ def _mine(name: str) -> Any:
 
 
 def _where(dask_worker: Any) -> tuple[list[int], int]:
-    """This worker's cores (as Linux lets it run) and its threads (``client.run`` passes the worker)."""
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    """This worker's cores (as Linux lets it run), those its host's other processes are pinned to least first, and
+    its threads (``client.run`` passes the worker)."""
+    cores = least_pinned(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else []
     return cores, dask_worker.state.nthreads
 
 
@@ -160,8 +161,9 @@ def _play(name: str, jobs: list[Scheduled]) -> tuple[list[FinishedGame], float, 
 
 
 def _pinned(workers: dict[str, dict[str, Any]], where: dict[str, tuple[list[int], int]]) -> dict[str, int]:
-    """The core of each worker (by name) that owns one: on each host, when every worker there has one thread and
-    there are no more workers than that host's cores, one core each, in the order of their names."""
+    """The core of each worker (by name) that owns one: on each host, when every worker there has one thread, may run
+    on the same cores and there are no more workers than those cores, one core each, in the order of their names,
+    the cores the host's other processes are pinned to least first (:func:`_where`)."""
     hosts: dict[str, list[str]] = {}
     for address in workers:
         hosts.setdefault(address.rsplit(":", 1)[0], []).append(address)
@@ -170,8 +172,8 @@ def _pinned(workers: dict[str, dict[str, Any]], where: dict[str, tuple[list[int]
         mine = [where[a] for a in addresses if a in where]
         if len(mine) != len(addresses) or any(threads != 1 for _, threads in mine):
             continue
-        free = mine[0][0]
-        if any(c != free for c, _ in mine) or len(addresses) > len(free):
+        free = mine[0][0]  # in the order of the first worker asked (the host's least pinned cores first)
+        if any(set(c) != set(free) for c, _ in mine) or len(addresses) > len(free):
             continue
         names = sorted((str(workers[a].get("name", a)) for a in addresses), key=lambda n: (len(n), n))
         cores.update(zip(names, free, strict=False))

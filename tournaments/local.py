@@ -28,7 +28,7 @@ from .schedule import Scheduled
 from .storage import FinishedGame
 from .worker import GameWorker
 
-__all__ = ["LocalExecutor", "batch_size", "cores_for", "pinned_elsewhere", "start_method"]
+__all__ = ["LocalExecutor", "batch_size", "cores_for", "least_pinned", "pinned_elsewhere", "start_method"]
 
 
 # ------------------------------------------------------------------------------------ worker processes
@@ -103,8 +103,14 @@ def cores_for(workers: int, affinity: str) -> list[int] | None:
     cores = sorted(os.sched_getaffinity(0))
     if workers > len(cores):
         return None
-    taken = pinned_elsewhere() if workers < len(cores) else {}
-    return sorted(cores, key=lambda core: (taken.get(core, 0), core))[:workers]
+    return least_pinned(cores)[:workers] if workers < len(cores) else cores
+
+
+def least_pinned(cores: list[int]) -> list[int]:
+    """``cores``, those the fewest other processes are pinned to first (:func:`pinned_elsewhere`), then by number:
+    the order in which a tournament on this machine, local or a Dask worker's host, hands out cores."""
+    taken = pinned_elsewhere()
+    return sorted(cores, key=lambda core: (taken.get(core, 0), core))
 
 
 def pinned_elsewhere(proc: Path = Path("/proc")) -> dict[int, int]:

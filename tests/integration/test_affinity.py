@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import tournaments.local
+from tournaments.dask_executor import _pinned
 from tournaments.local import cores_for, pinned_elsewhere
 from tournaments.storage import Store
 
@@ -82,6 +83,14 @@ def first_core_held() -> Iterator[None]:
 def test_a_core_held_by_others_is_seen_and_avoided(first_core_held: None) -> None:
     assert pinned_elsewhere().get(MINE[0], 0) >= 5
     assert cores_for(1, "auto") != [MINE[0]]
+
+
+def test_dask_workers_of_a_host_take_its_least_pinned_cores_first() -> None:
+    workers = {"tcp://h:1": {"name": 0}, "tcp://h:2": {"name": 1}, "tcp://g:1": {"name": 2}, "tcp://g:2": {"name": 3}}
+    # host h: its cores as each worker saw them, least pinned first (the order may differ between two readings)
+    where = {"tcp://h:1": ([3, 0, 1, 2], 1), "tcp://h:2": ([3, 1, 0, 2], 1),
+             "tcp://g:1": ([0, 1], 2), "tcp://g:2": ([0, 1], 1)}  # a worker of g runs two threads: g is not pinned
+    assert _pinned(workers, where) == {"0": 3, "1": 0}
 
 
 def bot_cores(tmp_path: Path, *options: str) -> list[list[int]]:
