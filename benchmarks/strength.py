@@ -20,13 +20,14 @@ For every game the heuristic plays and every seat count asked for:
 ``referee tournament sprt GAME -c ismcts:ms=MS -B heuristic``
 (with two seats the two play each other in game pairs; with more, both sit against a field of ``heuristic``: in a
 team game the field is the partner too) at ``--ms`` per move (default 100), to a decision (H0 elo 0, H1 elo
-``--elo1``) or ``--max-games`` (default 400), the database of each in DIR (``GAME-SEATS-MSms.db``): run it again with
-the same DIR and it goes on where it stopped (``referee tournament resume``: under the limits it stored), or only
-prints what is stored. It prints the table: games, the share of
-the candidate's games it finished first (and the baseline's on the same deals), its mean place, the Elo difference
-with its 95 % interval and the decision, and the playouts per move (from a few in-process games of ``ismcts``
-against ``heuristic`` after the test, as the workers cannot report them). ``--sweep`` does the same for 25, 50,
-100, 200 and 400 ms in the one game and seat count given. A full run takes hours on two cores: run it piecewise,
+``--elo1``; ``--alpha`` and ``--beta`` its error rates, default 0.05) or ``--max-games`` (default 400), the database of
+each in DIR (``GAME-SEATS-MSms.db``, then ``--seed``, ``--elo1``, ``--alpha`` and ``--beta`` where they are not their
+defaults, ``-seed=5001-elo1=25``): run it again with the same arguments and it goes on where it stopped
+(``referee tournament resume``: under the limits it stored), or only prints what is stored. It prints the table:
+games, the share of the candidate's games it finished first (and the baseline's on the same deals), its mean place,
+the Elo difference with its 95 % interval and the decision, and the playouts per move (from a few in-process games
+of ``ismcts`` against ``heuristic`` after the test, as the workers cannot report them). ``--sweep`` does the same for
+25, 50, 100, 200 and 400 ms in the one game and seat count given. A full run takes hours on two cores: run it piecewise,
 two at a time at most (one a core: each SPRT's worker is pinned to the core the fewest other processes are pinned
 to, so start the second a moment after the first), and never beside anything else busy, as the bot's budget is
 wall-clock time.
@@ -35,6 +36,9 @@ wall-clock time.
     python benchmarks/strength.py --ismcts runs/ --game durak --seats 2 --sweep --max-games 200
     python benchmarks/strength.py --ismcts runs/ --game kozel --seats 4 --setting guide=0   # the search alone
     python benchmarks/strength.py --ismcts runs/ --show      # the table of what runs/ stores, playing nothing
+    # a run of 1,600 games on two cores, for its interval: bounds this wide stop it only on an overwhelming lead
+    python benchmarks/strength.py --ismcts runs/ --game koroli --seats 4 --seed 17001 --elo1 25 --alpha 0.001 \
+        --beta 0.001 --max-games 1600 --workers 2
 
 ``--setting KEY=VALUE`` adds a setting to the candidate's SPEC (``ismcts:ms=MS,KEY=VALUE``; its database is named
 after it too).
@@ -117,8 +121,9 @@ def sprt(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace)
         return {"game": game, "seats": seats, "ms": ms, **stored(db), "seconds": 0.0}
     command = [sys.executable, "-m", "referee", "tournament", "sprt", game, "-c",
                ",".join([f"ismcts:ms={ms}", *args.setting]),
-               "-B", "heuristic", "--seats", str(seats), "--elo1", str(args.elo1), "--max-games",
-               str(args.max_games), "--workers", str(args.workers), "--db", str(db), "--seed", str(args.seed),
+               "-B", "heuristic", "--seats", str(seats), "--elo1", str(args.elo1), "--alpha", str(args.alpha),
+               "--beta", str(args.beta), "--max-games", str(args.max_games), "--workers", str(args.workers),
+               "--db", str(db), "--seed", str(args.seed),
                "--json", *[f"--option={o}" for o in args.option]]
     if seats > 2:
         command += ["-f", "heuristic"] * (seats - 1)
@@ -153,8 +158,13 @@ def stored(db: Path) -> dict[str, object]:
 
 
 def database(folder: Path, game: str, seats: int, ms: int, args: argparse.Namespace) -> Path:
-    """The database of one SPRT in DIR: ``GAME-SEATS-MSms.db``, the --setting pairs after the budget."""
-    return folder / ("-".join([game, str(seats), f"{ms}ms", *args.setting]) + ".db")
+    """The database of one SPRT in DIR: ``GAME-SEATS-MSms.db``, the --setting pairs after the budget, then the
+    test's own arguments where they are not their defaults (``seed=5001``, ``elo1=25``, ``alpha=0.001``, …), so
+    that a run on other deals or with other bounds is a database of its own, not the resumption of another."""
+    test = [f"{key}={value:g}" for key, value, default in (("seed", args.seed, 1), ("elo1", args.elo1, 50.0),
+                                                            ("alpha", args.alpha, 0.05), ("beta", args.beta, 0.05))
+            if value != default]
+    return folder / ("-".join([game, str(seats), f"{ms}ms", *args.setting, *test]) + ".db")
 
 
 def playouts_per_move(game: Game, seats: int, ms: int, options: dict[str, str], settings: list[str],
@@ -215,6 +225,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sweep", action="store_true", help="--ismcts: at 25, 50, 100, 200 and 400 ms")
     parser.add_argument("--max-games", type=int, default=400, help="--ismcts: games at most (default 400)")
     parser.add_argument("--elo1", type=float, default=50.0, help="--ismcts: the SPRT's H1 (default 50)")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="--ismcts: the SPRT's chance of accepting H1 when H0 holds (default 0.05)")
+    parser.add_argument("--beta", type=float, default=0.05,
+                        help="--ismcts: the SPRT's chance of accepting H0 when H1 holds (default 0.05; with "
+                        "--alpha 0.001 --beta 0.001 the bounds are too wide to stop a run of a few thousand games: "
+                        "a run of --max-games, for its interval)")
     parser.add_argument("--workers", type=int, default=1, help="--ismcts: worker processes (default 1)")
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                         help="--ismcts: one more setting of the candidate (ismcts:ms=MS,KEY=VALUE; repeatable)")
