@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -19,9 +19,9 @@ from bots.heuristic import HeuristicBot
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
 
-from ..engine import Game
+from ..engine import Game, Worlds
 from ..errors import ConfigError
-from .search import search
+from .search import Outcome, search
 
 __all__ = ["BY_GAME", "GAME_DEFAULTS", "IsmctsBot", "Settings", "SETTINGS", "builtin_games"]
 
@@ -93,6 +93,15 @@ class Settings:
         resolved: dict[str, Any] = {key: type(value)(own.get(key, value)) for key, value in GAME_DEFAULTS.items()
                                     if getattr(self, key) is None}
         return replace(self, **resolved)
+
+    def search(self, worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, seconds: float,
+               teams: Sequence[Sequence[int]] | None, keep: str | None) -> Outcome:
+        """Search one decision under these settings (those of :meth:`for_game`): :func:`.search.search` of
+        ``worlds`` for at most ``seconds`` (0: the iterations alone), the guide's action ``keep``."""
+        return search(worlds, legal, rng, seconds=seconds, iterations=self.iterations, exploration=self.c,
+                      pool=self.pool, teams=teams, epsilon=self.epsilon, first=self.first or 0.0, keep=keep,
+                      margin=self.guide or 0.0, pair=self.pair, deal=bool(self.deal), policy=self.policy or 0.0,
+                      flat=bool(self.flat))
 
     @classmethod
     def parse(cls, given: Mapping[str, object]) -> Settings:
@@ -181,11 +190,7 @@ class IsmctsBot(BotBase):
         worlds = self.game.worlds(info.seats, info.seat, self.view, info.options)
         config = self.config.for_game(info.game)
         left = max(config.ms / 1000 - (time.perf_counter() - began), 1e-6) if config.ms else 0.0
-        outcome = search(worlds, legal, self.rng, seconds=left, iterations=config.iterations,
-                         exploration=config.c, pool=config.pool, teams=info.teams,
-                         epsilon=config.epsilon, first=config.first or 0.0,
-                         keep=hint, margin=config.guide or 0.0, pair=config.pair, deal=bool(config.deal),
-                         policy=config.policy or 0.0, flat=bool(config.flat))
+        outcome = config.search(worlds, legal, self.rng, seconds=left, teams=info.teams, keep=hint)
         self.searched += 1
         self.iterations += outcome.iterations
         self.seconds += outcome.seconds
