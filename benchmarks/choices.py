@@ -44,6 +44,7 @@ from bots.heuristic import HeuristicBot
 from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
 from referee.engine import State
+from referee.errors import ConfigError
 from referee.ismcts import IsmctsBot
 from referee.ismcts.bot import Settings, builtin_games
 from referee.ismcts.search import rewards_of
@@ -162,10 +163,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     args = parser.parse_args(argv)
     if args.game not in builtin_games():
-        raise SystemExit(f"no built-in game {args.game!r}")
-    variants = [(name, Settings.parse({"ms": 0, "iterations": args.iterations,
-                                       **dict(p.split("=", 1) for p in name.split(",") if "=" in p)})
-                       .for_game(args.game)) for name in ["defaults", *args.variant]]
+        parser.error(f"no built-in game {args.game!r} (they are: {', '.join(sorted(builtin_games()))})")
+    try:
+        builtin_games()[args.game].check_seats(args.seats)
+        variants = [(name, Settings.parse({"ms": 0, "iterations": args.iterations,
+                                           **dict(p.split("=", 1) for p in name.split(",") if "=" in p)})
+                           .for_game(args.game)) for name in ["defaults", *args.variant]]
+    except ConfigError as exc:
+        parser.error(str(exc))
     kept = collect(args.game, args.seats, args.games, args.seed)
     random.Random(args.seed).shuffle(kept)
     kept = kept[:args.decisions]
