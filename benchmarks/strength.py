@@ -98,7 +98,7 @@ def run(game: Game, seats: int, games: int, first_seed: int, options: dict[str, 
         mine = set(teams[i % 2]) if teams else {i % seats}
         partner = [heuristic] + [type(heuristic)() for _ in range(len(mine) - 1)]
         bots = [partner.pop() if s in mine else randoms[s] for s in range(seats)]
-        places = play_game(game, bots, seed=first_seed + i, options=options).result["places"]
+        places = play_game(game, bots, seed=first_seed + i, options=options).result.places
         best, worst = min(places), max(places)
         me = min(mine)
         stats.games += 1
@@ -161,8 +161,9 @@ def database(folder: Path, game: str, seats: int, ms: int, args: argparse.Namesp
     """The database of one SPRT in DIR: ``GAME-SEATS-MSms.db``, the --setting pairs after the budget, then the
     test's own arguments where they are not their defaults (``seed=5001``, ``elo1=25``, ``alpha=0.001``, …), so
     that a run on other deals or with other bounds is a database of its own, not the resumption of another."""
-    test = [f"{key}={value:g}" for key, value, default in (("seed", args.seed, 1), ("elo1", args.elo1, 50.0),
-                                                            ("alpha", args.alpha, 0.05), ("beta", args.beta, 0.05))
+    test = [f"{key}={value}" for key, value, default in (("seed", args.seed, 1), ("elo1", f"{args.elo1:g}", "50"),
+                                                          ("alpha", f"{args.alpha:g}", "0.05"),
+                                                          ("beta", f"{args.beta:g}", "0.05"))
             if value != default]
     return folder / ("-".join([game, str(seats), f"{ms}ms", *args.setting, *test]) + ".db")
 
@@ -173,9 +174,10 @@ def playouts_per_move(game: Game, seats: int, ms: int, options: dict[str, str], 
     from bots.heuristic import HeuristicBot
     from referee.ismcts import IsmctsBot
 
+    given: dict[str, object] = {key: value for key, value in (pair.split("=", 1) for pair in settings)}
     iterations = moves = 0
     for i in range(games):
-        me = IsmctsBot(ms=ms, **dict(pair.split("=", 1) for pair in settings))
+        me = IsmctsBot(None, ms=ms, **given)  # None: the built-in games
         bots: list[Bot] = [HeuristicBot() for _ in range(seats)]
         bots[i % seats] = me
         play_game(game, bots, seed=10_000 + i, options=options)
