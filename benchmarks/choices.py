@@ -47,7 +47,7 @@ from referee.engine import State
 from referee.errors import ConfigError
 from referee.ismcts import IsmctsBot
 from referee.ismcts.bot import Settings, builtin_games
-from referee.ismcts.search import rewards_of
+from referee.ismcts.search import rewards_at
 from referee.match import play_game
 
 
@@ -114,7 +114,7 @@ def heuristic_play(state: State, stop: float, teams: tuple[tuple[int, ...], ...]
             answer = bots[mover].act(decision)
             state.apply(answer if isinstance(answer, Action) else state.parse_action(answer))
         legal = state.legal_actions()
-    return rewards_of(state.deal_places() if legal else state.result().places, teams)
+    return rewards_at(state, teams, not legal)
 
 
 def judge(kept: Kept, variants: Sequence[tuple[str, Settings]], worlds_per_action: int, reps: int,

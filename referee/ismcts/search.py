@@ -25,7 +25,7 @@ from protocol.actions import Action
 
 from ..engine import State, Worlds
 
-__all__ = ["Node", "Outcome", "rewards_of", "search"]
+__all__ = ["Node", "Outcome", "rewards_at", "rewards_of", "search"]
 
 
 class Node:
@@ -195,7 +195,7 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
                 state.apply(action)
                 actions = state.legal_actions()
             over = not actions
-        rewards = _rewards(state, teams, over)
+        rewards = rewards_at(state, teams, over)
         for visited in path:
             visited.visits += 1
             if visited.seat >= 0:
@@ -225,7 +225,7 @@ def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, *, secon
                     state = base.clone()  # type: ignore[attr-defined]
                     state.apply(next(a for a in state.legal_actions() if a.text == chosen))
                     over = _play_out(state, random.Random(stream).random, first, policy, stop)  # the same numbers
-                    diff += sign * _rewards(state, teams, over)[seat]
+                    diff += sign * rewards_at(state, teams, over)[seat]
                 pairs += 1
                 total += diff
                 squares += diff * diff
@@ -272,7 +272,7 @@ def _flat(worlds: Worlds, legal: Sequence[Action], rng: random.Random, start: fl
             state = base.clone()  # type: ignore[attr-defined]
             state.apply(by_text[text])
             over = _play_out(state, random.Random(stream).random, first, policy, stop)
-            rewards[i] = _rewards(state, teams, over)[seat]  # type: ignore[index]
+            rewards[i] = rewards_at(state, teams, over)[seat]  # type: ignore[index]
             totals[i] += rewards[i]
         if held >= 0:
             for i in range(k):
@@ -336,7 +336,7 @@ def _play_out(state: State, rand: Callable[[], float], first: float, policy: flo
     return True
 
 
-def _rewards(state: State, teams: Sequence[Sequence[int]] | None, over: bool) -> list[float]:
+def rewards_at(state: State, teams: Sequence[Sequence[int]] | None, over: bool) -> list[float]:
     """The seats' rewards where a playout stopped: the game's places once it is ``over``, else the places of the
     deal that has just finished."""
     places = state.result().places if over else state.deal_places()
