@@ -13,7 +13,10 @@ Measured in one run, on the same machine:
     encoding the request, the pipes, the bot's decoding, choice and reply, decoding the reply, applying it;
 (c) what pinning can save (issue 15's pinned workers): a 1-byte round trip through a pipe to a process that only
     writes the byte back, both on one core, on two different cores, and unpinned, interleaved, the best of three;
-    from it, how much faster (b) can be pinned than unpinned at most.
+    from it, how much faster (b) can be pinned than unpinned at most;
+(d) what freezing costs (issue 33): (b) again with both bots in the sandbox, frozen from each answer to their next
+    request by the cgroup freezer, by signals (the fallback without cgroups), and not frozen, interleaved rounds;
+    the referee's CPU per decision against the one not frozen (the bound: at most 10 % more).
 
 "The referee's cost per decision" is (b), and the ratio the issue targets is (b)/(a): wall clock per decision
 over wall clock per raw round trip. To show where (b) goes, the CPU time of each process is printed per decision
@@ -39,9 +42,11 @@ import msgpack
 
 from protocol.bot import Decision
 from protocol.wire import FrameDecoder, pack, request
+from referee import cgroups
 from referee.games.durak import Durak
 from referee.match import play_game
 from referee.remote import RemoteBot
+from referee.sandbox import Sandbox, probe
 from referee.transport import ProcessTransport
 
 #: the echo bot (a file, so that a test and the benchmark run the same one)
@@ -143,6 +148,60 @@ class Games:
                 assert not record.faults, record.faults
                 self.seed += 1
                 self.meter.units += record.decisions
+
+
+def sandboxed_bots(cgroups_mode: str) -> list[RemoteBot]:
+    """Two subprocess random bots in the sandbox, their cgroups as ``REFEREE_CGROUPS=cgroups_mode`` makes them."""
+    os.environ[cgroups.MODE_ENV] = cgroups_mode
+    cgroups.support.cache_clear()
+    try:
+        bots = [RemoteBot(lambda: ProcessTransport([sys.executable, "-m", "bots.random"], popen=Sandbox().popen),
+                          name="random") for _ in range(2)]
+        for b in bots:
+            b.start()
+    finally:
+        os.environ.pop(cgroups.MODE_ENV)
+        cgroups.support.cache_clear()
+    return bots
+
+
+class Unfrozen:
+    """Sandboxed bots whose transports do not freeze them (their groups set aside until they close)."""
+
+    def __init__(self, bots: list[RemoteBot]) -> None:
+        self.bots = bots
+        self.groups = []
+        for b in bots:
+            assert isinstance(b.transport, ProcessTransport)
+            b.transport.resume()  # frozen after its hello
+            self.groups.append(b.transport.group)
+            b.transport.group = None
+
+    def close(self) -> None:
+        for b, group in zip(self.bots, self.groups, strict=True):
+            assert isinstance(b.transport, ProcessTransport)
+            b.transport.group = group
+            b.close()
+
+
+def freezing(games: int, rounds: int) -> dict[str, Games] | None:
+    """(d): the referee's cost per decision as in (b), the bots in the sandbox: frozen between their requests by the
+    cgroup freezer, by signals (no cgroups), and not frozen; interleaved rounds. None without a working sandbox."""
+    if probe() is not None:
+        return None
+    kinds = {"cgroup freezer": sandboxed_bots("auto"), "signals": sandboxed_bots("off")}
+    plain = Unfrozen(sandboxed_bots("auto"))
+    runs = {**{name: Games(bots) for name, bots in kinds.items()}, "not frozen": Games(plain.bots)}
+    try:
+        for i in range(rounds):
+            for run in runs.values():
+                run.run(games // rounds + (i < games % rounds))
+    finally:
+        plain.close()
+        for bots in kinds.values():
+            for b in bots:
+                b.close()
+    return runs
 
 
 def measure(games: int, frames: int, rounds: int) -> tuple[Echo, Echo, Games, list[int]]:
@@ -255,6 +314,22 @@ def main() -> None:
         print(f"     pinned against unpinned saves {_us(free - one).strip()} µs a round trip: (b)'s decision of "
               f"{_us(per_decision).strip()} µs (one round trip) is at most {saved:.2f}× faster pinned; were every "
               f"unpinned round trip to cross cores (+{_us(two - one).strip()} µs), at most {crossed:.2f}×")
+    print_freezing(args.games, max(1, args.rounds))
+
+
+def print_freezing(games: int, rounds: int) -> None:
+    runs = freezing(games, rounds)
+    if runs is None:
+        print(f"(d)  freezing: not measured, the sandbox does not work here ({probe()})")
+        return
+    base_wall, base_cpu, _ = runs["not frozen"].meter.per_unit()
+    print(f"(d)  the same games, both bots in the sandbox ({cgroups.support().describe()}):")
+    for name, run in runs.items():
+        wall, cpu, _ = run.meter.per_unit()  # (the bots' own CPU is not read: their processes are inside bwrap)
+        print(f"     {name:<15} {_us(wall)} wall µs  {_us(cpu)} referee CPU µs   "
+              f"referee CPU ×{cpu / base_cpu:.3f}, wall ×{wall / base_wall:.3f} of not frozen   "
+              f"({run.meter.units} decisions)")
+    print("     (issue 33's bound: freezing adds at most 10 % to the referee's cost per decision)")
 
 
 if __name__ == "__main__":

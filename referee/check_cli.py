@@ -17,6 +17,7 @@ from pathlib import Path
 import typer
 
 from .botspec import cannot_play, parse_spec, refuse_interactive
+from .cgroups import describe as protections
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
@@ -114,7 +115,8 @@ def check(
         raise ConfigError(cannot_play(spec, *session.start_failure))
     if drawn:
         typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
-    header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict)
+    header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict,
+                    protections(confined.enabled))
     for line in header.lines():
         echo(line)
     results = run_cases(session, selected, Tree(echo))

@@ -18,6 +18,7 @@ import typer
 from tabulate import tabulate
 
 from .botspec import BotSpec, check_supports, entrant_names, parse_spec
+from .cgroups import describe as protections
 from .check_cli import check
 from .cli_common import (
     GAME_OPTION,
@@ -220,6 +221,8 @@ def play(
     confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
                 .with_hidden([*([record.resolve()] if record else []), *([wires.path] if wires else [])])
                 if any(spec.argv is not None for spec in specs) else None)
+    if confined is not None:  # which protections the program bots get here, in one line
+        typer.echo(f"protections: {protections(confined.enabled)}", err=True)
     limits = TimeControl.from_ms(move_time, time_bank)
     players = []
     try:

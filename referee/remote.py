@@ -67,6 +67,7 @@ class RemoteBot(BotBase):
                 if kind == "hello":
                     break  # anything else before the hello is ignored, as unknown messages are
             self._accept_hello(reply)
+            self.transport.pause()  # no pondering: a bot runs only while it is asked (PROTOCOL.md section 8)
         except BotTimeout as exc:
             self._drop()
             raise BotTimeout(f"no hello within the handshake time ({self.time.handshake_time:g} s)") from exc
@@ -158,6 +159,8 @@ class RemoteBot(BotBase):
                 reply = self._guard(self._exchange, message, rid, allowed)
         finally:  # time beyond the move limit comes out of the bank, answered or not
             self.clock.spend(time.monotonic() - self._written_at)
+            if self.transport is not None:
+                self.transport.pause()  # frozen from its answer (or its time-out) to its next request
         self.clock.answered()
         self._answered = True
         text = reply.get("action")
@@ -174,6 +177,7 @@ class RemoteBot(BotBase):
         transport = self.transport
         assert transport is not None
         transport.discard()  # written before this request, so no answer to it, whatever its id says
+        transport.resume()
         transport.send(message, time.monotonic() + allowed + LATENCY_GRACE)
         self._written_at = time.monotonic()
         deadline = self._written_at + allowed + LATENCY_GRACE

@@ -31,9 +31,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .cgroups import BotGroup
 from .errors import ConfigError
 
-__all__ = ["MODES", "Sandbox", "probe", "resolve", "DEFAULT_MEMORY_MB", "DEFAULT_PROCESSES",
+__all__ = ["MODES", "Sandbox", "BotProcess", "probe", "resolve", "DEFAULT_MEMORY_MB", "DEFAULT_PROCESSES",
            "DEFAULT_FILE_SIZE_MB", "ENV_ALLOWED"]
 
 MODES = ("auto", "on", "off")
@@ -133,13 +134,23 @@ class Sandbox:
         options = self.options(argv, cwd, env["PATH"])
         # The options go through a memfd: bwrap's own command line (/proc/1/cmdline inside) stays short.
         fd = os.memfd_create("referee-bwrap-args")
+        group = BotGroup(memory_mb=self.memory_mb, processes=self.processes)
+        # A session of its own, without a terminal (so bwrap's --new-session is not needed: without it the bot
+        # stays in bwrap's process group, which the freezing by signals stops in one call, referee/cgroups.py).
+        kwargs["start_new_session"] = True
         try:
             os.write(fd, b"".join(os.fsencode(o) + b"\0" for o in options))
             os.lseek(fd, 0, os.SEEK_SET)
-            return subprocess.Popen([bwrap, "--args", str(fd), "--", *self._inside(), *argv], env=env,
-                                    pass_fds=(fd,), preexec_fn=_limiter(self._limits()), **kwargs)
+            proc = BotProcess([bwrap, "--args", str(fd), "--", *self._inside(), *argv], env=env, pass_fds=(fd,),
+                              preexec_fn=_limiter(self._limits(), group.join), **kwargs)
+        except BaseException:
+            group.remove()
+            raise
         finally:
             os.close(fd)
+        proc.group = group
+        group.started(proc.pid)
+        return proc
 
     def _inside(self) -> list[str]:
         """What runs the bot inside the sandbox: ``prlimit --nproc=N --`` (util-linux). The process limit is set
@@ -169,7 +180,7 @@ class Sandbox:
         # in /proc/sys (core_pattern, pid_max: sysctl permissions look at the uid, not at capabilities), and
         # bwrap's /dev is a tmpfs with no size limit. /dev/shm (POSIX shared memory, semaphores) is a tmpfs of
         # its own, as bounded as /tmp.
-        opts = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        opts = ["--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
                 "--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", *size, "--tmpfs", "/dev/shm",
                 "--remount-ro", "/dev", *size, "--tmpfs", "/tmp"]
         for link in _SYSTEM:  # merged /usr: /bin -> usr/bin, /lib64 -> usr/lib64 …
@@ -197,8 +208,15 @@ class Sandbox:
         return opts
 
 
-def _limiter(limits: list[tuple[int, int]]) -> Callable[[], None]:
+class BotProcess(subprocess.Popen[bytes]):
+    """A sandboxed bot's process, with the cgroup its whole tree is in (:mod:`referee.cgroups`)."""
+
+    group: BotGroup
+
+
+def _limiter(limits: list[tuple[int, int]], join: Callable[[], None]) -> Callable[[], None]:
     def apply() -> None:  # in the child, between fork and exec: no allocation-heavy work here
+        join()
         for which, value in limits:
             resource.setrlimit(which, (value, value))
 
@@ -322,7 +340,12 @@ def probe() -> str | None:
     try:
         proc = Sandbox().popen(["true"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
-        _, err = proc.communicate(timeout=20)
+        try:
+            _, err = proc.communicate(timeout=20)
+        finally:
+            if isinstance(proc, BotProcess):
+                proc.group.kill()
+                proc.group.remove()
     except (OSError, subprocess.SubprocessError) as exc:
         return f"bwrap does not start ({exc})"
     if proc.returncode != 0:

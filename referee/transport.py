@@ -20,6 +20,8 @@ from typing import Any, Protocol
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from protocol.wire import MAX_FRAME, FrameDecoder, packer
 
+from .cgroups import BotGroup
+from .sandbox import BotProcess
 from .wirelog import FROM_BOT, TO_BOT, WireLog
 
 __all__ = ["Transport", "ProcessTransport", "MockTransport", "STDERR_CAP"]
@@ -45,6 +47,14 @@ class Transport(Protocol):
 
     def discard(self) -> int:
         """Drop what the bot sent that nobody asked for yet (read now, without waiting); how many frames."""
+        ...
+
+    def pause(self) -> None:
+        """The bot is not asked anything now: stop it until :meth:`resume` (a sandboxed bot; others run on)."""
+        ...
+
+    def resume(self) -> None:
+        """Let a paused bot run again (before it is asked, or told to leave)."""
         ...
 
 
@@ -129,6 +139,8 @@ class ProcessTransport:
         self._pack = packer()
         self._pending: list[dict[str, Any]] = []
         self._stderr = _StderrTail(self._err, stderr_cap)
+        #: The cgroup of a sandboxed bot's processes (referee/cgroups.py): frozen while it is not asked.
+        self.group: BotGroup | None = self.proc.group if isinstance(self.proc, BotProcess) else None
         self._closed = False
         self._eof = False  # discard() read the end of the bot's stdout: the next receive reports it
         self.bytes_in = 0
@@ -150,7 +162,18 @@ class ProcessTransport:
                 code = None
         status = f"exit code {code}" if code is not None and code >= 0 else (
             f"killed by signal {-code}" if code is not None else "still running")
+        if self.group is not None and self.group.out_of_memory():
+            return BotCrashed(f"the kernel killed the bot ({status}): it went over its memory limit, "
+                              f"{self.group.memory_mb} MB for all its processes together (--bot-memory)")
         return BotCrashed(f"bot {what} ({status})")
+
+    def pause(self) -> None:
+        if self.group is not None and not self._closed:
+            self.group.freeze()
+
+    def resume(self) -> None:
+        if self.group is not None:
+            self.group.thaw()
 
     def send(self, message: dict[str, Any], deadline: float) -> None:
         if self._closed:
@@ -287,6 +310,7 @@ class ProcessTransport:
         """Wait up to ``grace`` seconds for the process to exit, then kill its whole process group."""
         if self._closed:
             return self.proc.returncode
+        self.resume()  # a frozen bot could neither read its end of input nor exit
         self._closed = True
         if self.wire_log is not None and self._unlogged:  # send_raw wrote part of a frame, and no more
             self.wire_log.raw(self.wire_name, TO_BOT, bytes(self._unlogged), "incomplete frame (the connection "
@@ -305,10 +329,14 @@ class ProcessTransport:
             os.killpg(self.proc.pid, signal.SIGKILL)  # the bot and anything it started
         except (ProcessLookupError, PermissionError):
             pass
+        if self.group is not None:
+            self.group.kill()  # and whatever left its process group
         try:
             code = self.proc.wait(5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
             code = None
+        if self.group is not None:
+            self.group.remove()
         self._stderr.drain()  # what it wrote before it died
         self._stderr.fd = None
         try:
@@ -332,6 +360,7 @@ class MockTransport:
         self._closed = False
         self.stderr = ""
         self.exit_code: int | None = None  # what close() reports; 0 means the scripted bot exited cleanly
+        self.paused = False  # pause() and resume(): would a sandboxed bot be frozen now?
 
     @property
     def alive(self) -> bool:
@@ -363,6 +392,12 @@ class MockTransport:
     def take_stderr(self) -> str:
         text, self.stderr = self.stderr, ""
         return text
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
 
     def close(self, grace: float = 0.0) -> int | None:
         self._closed = True

@@ -17,6 +17,7 @@ import typer
 
 from referee.botspec import check_supports, default_field, parse_spec, refuse_interactive
 from referee.botspec import entrant_names as botspec_names
+from referee.cgroups import describe as protections
 from referee.cli_common import (
     GAME_OPTION,
     MOVE_TIME,
@@ -233,7 +234,7 @@ def stored_sandbox(store: Store, config: TournamentConfig, registry: Registry,
     hidden. Stored ``on`` needs bwrap here; a tournament stored without settings runs without, with a warning."""
     settings = config.extra.get("sandbox")
     if not isinstance(settings, dict):
-        if any(parse_spec(spec, registry).argv is not None for spec in config.specs):
+        if has_programs(config.specs, registry):
             warn(f"{store.path} was stored before referee had a sandbox: its program bots run without it "
                  f"(sandbox: unknown; docs/SECURITY.md)")
         return Sandbox(enabled=False)
@@ -244,11 +245,16 @@ def stored_sandbox(store: Store, config: TournamentConfig, registry: Registry,
     return sandbox
 
 
+def has_programs(specs: list[str], registry: Registry) -> bool:
+    """Is one of these bots a program (sandboxed), not an in-process bot?"""
+    return any(parse_spec(spec, registry).argv is not None for spec in specs)
+
+
 def confinement(specs: list[str], registry: Registry, mode: str, memory_mb: int, processes: int, file_size_mb: int,
                 env: list[str]) -> Sandbox:
     """The sandbox of a new tournament's program bots, from the sandbox options (probed only when there is a program
     bot; in-process bots are never sandboxed, and the settings are stored all the same)."""
-    if any(parse_spec(spec, registry).argv is not None for spec in specs):
+    if has_programs(specs, registry):
         return sandbox_for(mode, memory_mb, processes, file_size_mb, env)
     return Sandbox(False, memory_mb, processes, file_size_mb, tuple(env))
 
@@ -374,6 +380,8 @@ def run(
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
+        if has_programs(specs, registry):
+            typer.echo(f"protections: {protections(confined.enabled)}", err=True)
         play_stored(store, config, registry, play_on,
                     Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity,
                               scheduler))
@@ -662,5 +670,7 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
             if store.count() < config.scheduled(game.teams(config.seats)):  # as run does, before a game is played
                 check_programs(config.specs, registry, config.game, config.time_control(), placement.sandbox,
                                placement.wire_log)
+                if has_programs(config.specs, registry) and placement.sandbox is not None:
+                    typer.echo(f"protections: {protections(placement.sandbox.enabled)}", err=True)
             play_stored(store, config, registry, executor, placement)
         print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(stored))

@@ -36,6 +36,7 @@ class Header:
     hello: dict[str, Any] | None
     requested_games: list[str] = field(default_factory=list)
     strict: bool = False
+    protections: str = ""  # what the bot's process got here: the sandbox, cgroups (referee/cgroups.py)
 
     def command(self, case_id: str | None = None) -> str:
         """The command line that repeats the check (of one case)."""
@@ -52,7 +53,8 @@ class Header:
         bot = (f"{hello.get('name')!r}, protocol {hello.get('version')}" if hello else "no hello")
         return [f"referee check {self.spec}",
                 f"  program: {' '.join(shlex.quote(a) for a in self.argv)}",
-                f"  bot: {bot}; games checked: {', '.join(self.games)}; seed {self.seed}"]
+                f"  bot: {bot}; games checked: {', '.join(self.games)}; seed {self.seed}",
+                *([f"  protections: {self.protections}"] if self.protections else [])]
 
 
 def _case_line(result: CaseResult) -> list[str]:
@@ -189,6 +191,7 @@ def report_json(results: Sequence[CaseResult], header: Header, session: Session,
         "strict": header.strict,
         "games": header.games,
         "hello": jsonable(header.hello),
+        "protections": header.protections,
         "command": header.command(),
         "summary": {"cases": len(results), **{v.value: counts[v] for v in Verdict},
                     "exit_code": exit_code(results, strict=header.strict), "seconds": round(seconds, 3)},

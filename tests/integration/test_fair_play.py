@@ -1,0 +1,234 @@
+"""Fair play (issue 33, docs/SECURITY.md "Fair play"): a sandboxed bot cannot win by starving its opponents.
+
+Each program bot's process tree is in a cgroup of its own (referee/cgroups.py): its memory counts whole (memfd and
+shared memory too), its processes are bounded for a root referee too, its cores are the ones its referee had, and it
+is frozen from its answer to its next request. Each attack bot of tests/fixtures/attack/ is tried here through the
+real command line; the freezing itself is measured on each path this machine has (cgroup v1, cgroup v2, signals).
+
+These machines (and CI's) run as root with the v1 controllers writable and a controller-less v2 hierarchy at
+/sys/fs/cgroup/unified: in CI a missing path fails; elsewhere it is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_process import run_referee
+from test_sandbox import bot, outcome, require_bwrap
+
+from referee import cgroups
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = sys.executable
+SPINNER = """
+import os, threading
+def spin():
+    while True:
+        pass
+if os.fork() == 0:
+    os.setsid()  # a child that leaves the process group: the signal path must find it too
+    spin()
+threading.Thread(target=spin, daemon=True).start()
+spin()
+"""
+
+
+def need(mode: str) -> cgroups.Support:
+    """The cgroups of ``mode`` (v1, v2; off: none): skipped where missing, but failed in CI."""
+    found = cgroups.detect(mode)
+    if mode != "off" and found.version != mode:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"cgroup {mode} is not usable here: {found.describe()}")
+        pytest.skip(f"cgroup {mode} is not usable here: {found.describe()}")
+    return found
+
+
+def referee(*args: str, cgroups_mode: str = "auto", timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return run_referee(*args, cwd=ROOT, env={**os.environ, cgroups.MODE_ENV: cgroups_mode}, timeout=timeout)
+
+
+def play(*args: str, cgroups_mode: str = "auto", sandbox: str = "on") -> dict[str, Any]:
+    done = referee("play", "durak", *args, "--seed", "424242", "--json", "--sandbox", sandbox,
+                   cgroups_mode=cgroups_mode)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        for task in os.listdir(f"/proc/{pid}/task") if os.path.isdir(f"/proc/{pid}/task") else []:
+            try:
+                fields = Path(f"/proc/{pid}/task/{task}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+# ------------------------------------------------------------------------------------------------ freezing
+
+
+@pytest.mark.parametrize("mode", ["v1", "v2", "off"])
+def test_a_frozen_bot_gets_no_cpu_at_all(mode: str) -> None:
+    """A spinner with a thread and a child that left its process group: frozen, none of them runs; thawed, all do."""
+    found = need(mode)
+    group = cgroups.BotGroup(found=found, processes=50)
+    proc = subprocess.Popen([PY, "-c", SPINNER], preexec_fn=group.join, start_new_session=True)
+    group.started(proc.pid)
+    try:
+        deadline = time.monotonic() + 10
+        while len(cgroups._tree(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        pids = cgroups._tree(proc.pid)
+        assert len(pids) == 2, pids
+        group.freeze()
+        time.sleep(0.2)  # the kernel finishes freezing
+        before = cpu_seconds(pids)
+        time.sleep(1.0)
+        frozen = cpu_seconds(pids) - before
+        group.thaw()
+        before = cpu_seconds(pids)
+        time.sleep(0.5)
+        thawed = cpu_seconds(pids) - before
+        assert frozen <= 0.02, f"{found.describe()}: {frozen:.2f} s of CPU while frozen"
+        assert thawed >= 0.2, f"{found.describe()}: only {thawed:.2f} s of CPU once thawed"
+    finally:
+        group.kill()
+        proc.wait(10)
+        group.remove()
+    assert not any(os.path.exists(f) for f in group.folders.values())
+    assert not os.path.exists(f"/proc/{pids[1]}") or "Z" in Path(f"/proc/{pids[1]}/stat").read_text().split()[2]
+
+
+@pytest.mark.parametrize("mode", ["auto", "v2", "off"])
+def test_a_cpu_thief_does_not_slow_its_opponent(mode: str) -> None:
+    """The thief's spinners (8 processes of 2 threads, affinity widened) run only while it is asked: an honest bot
+    with 30 ms of work a move answers well within its 1,000 ms, and is never charged a timeout."""
+    require_bwrap()
+    need("v1" if mode == "auto" else mode)
+    result = play("-b", bot("cpu_thief.py", "8"), "-b", bot("honest.py", "30"), "--move-time", "1000",
+                  cgroups_mode=mode)
+    thief, honest = result["seats"]
+    assert outcome(result)[0], thief["stderr"]
+    assert honest["faults"] == [] and thief["faults"] == []
+    found = re.findall(r"HONEST max_ms=(\d+) work_ms=30 answers=(\d+)", honest["stderr"])
+    assert found, honest["stderr"]
+    longest, answers = map(int, found[-1])
+    assert answers > 5 and longest < 1000, honest["stderr"]
+
+
+def test_a_bot_cannot_widen_its_cores() -> None:
+    """With the cpuset, a bot started on core 0 stays there, whatever affinity its processes ask for."""
+    require_bwrap()
+    need("v1")
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one core: nothing to widen to")
+    core = min(os.sched_getaffinity(0))
+    done = subprocess.run(["taskset", "-c", str(core), PY, "-m", "referee", "play", "durak", "-b",
+                           bot("cpu_thief.py", "1"), "-b", "random", "--seed", "5", "--json", "--sandbox", "on"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    ok, detail = outcome(json.loads(done.stdout))
+    assert ok and f"on cores [{core}] of" in detail, detail
+    off = subprocess.run(["taskset", "-c", str(core), PY, "-m", "referee", "play", "durak", "-b",
+                          bot("cpu_thief.py", "1"), "-b", "random", "--seed", "5", "--json", "--sandbox", "off"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    ok, detail = outcome(json.loads(off.stdout))
+    assert ok and f"on cores [{core}] of" not in detail, detail  # unconfined, it widens (docs/SECURITY.md)
+
+
+# -------------------------------------------------------------------------------------------------- memory
+
+
+@pytest.mark.parametrize("how", ["memfd", "shm"])
+def test_memory_outside_the_address_space_counts(how: str) -> None:
+    """1,000 MB held in memfd files (or /dev/shm) under --bot-memory 100: the kernel kills the bot, a crash that
+    says why. Without the sandbox the same bot holds it all (its RSS a few MB)."""
+    require_bwrap()
+    need("v1")
+    size = "1000" if how == "memfd" else "60"  # /dev/shm holds --bot-file-size (64 MB): 60 MB fit there
+    result = play("-b", bot("memfd.py", how, size), "-b", "random", "--bot-memory", "100" if how == "memfd" else "40")
+    faults = result["seats"][0]["faults"]
+    assert [f["kind"] for f in faults] == ["crash"], result["seats"][0]
+    assert "over its memory limit" in faults[0]["message"] and "--bot-memory" in faults[0]["message"]
+    if how == "memfd":
+        off = play("-b", bot("memfd.py", how, "300"), "-b", "random", "--bot-memory", "100", sandbox="off")
+        ok, detail = outcome(off)
+        assert ok and "held 300 MB" in detail, detail
+
+
+def test_without_cgroups_memfd_escapes_the_limit() -> None:
+    """The fallback (no cgroups): --bot-memory bounds each process's address space only (docs/SECURITY.md)."""
+    require_bwrap()
+    result = play("-b", bot("memfd.py", "memfd", "200"), "-b", "random", "--bot-memory", "100",
+                  cgroups_mode="off")
+    ok, detail = outcome(result)
+    assert ok and "held 200 MB" in detail, detail
+
+
+# ----------------------------------------------------------------------------------------------- processes
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as an ordinary user the kernel's RLIMIT_NPROC holds already")
+def test_the_process_limit_holds_for_a_root_referee() -> None:
+    """The pids cgroup bounds a root referee's bot, which RLIMIT_NPROC does not (it never counts uid 0)."""
+    require_bwrap()
+    need("v1")
+    ok, detail = outcome(play("-b", bot("hog.py", "processes", "100"), "-b", "random", "--bot-processes", "20"))
+    assert not ok and "started" in detail, detail
+    started = int(re.search(r"started (\d+)", detail).group(1))  # type: ignore[union-attr]
+    assert started < 20, detail
+    ok, detail = outcome(play("-b", bot("hog.py", "processes", "100"), "-b", "random", "--bot-processes", "20",
+                              cgroups_mode="off"))
+    assert ok and "started 100" in detail, detail  # without cgroups, as root: nothing bounds it
+
+
+# ---------------------------------------------------------------------------------------- saying which ones
+
+
+@pytest.mark.parametrize(("mode", "expected"), [
+    ("auto", "cgroup v1: memory (all the bot's processes), process count, CPU set, freezing (cgroup freezer)"),
+    ("v2", "cgroup v2: freezing (cgroup freezer)"),
+    ("off", "no cgroups: freezing (signals)"),
+])
+def test_play_check_and_tournament_say_which_protections_are_on(mode: str, expected: str, tmp_path: Path) -> None:
+    require_bwrap()
+    need("v1" if mode == "auto" else mode)
+    random_bot = f"cmd:{PY} -m bots.random"
+    played = referee("play", "durak", "-b", random_bot, "-b", "random", "--seed", "1", "--sandbox", "on",
+                     cgroups_mode=mode)
+    checked = referee("check", random_bot, "--game", "durak", "--cases", "1", "--sandbox", "on", cgroups_mode=mode)
+    run = referee("tournament", "run", "durak", "-b", random_bot, "-b", "random", "--games", "1", "--db",
+                  str(tmp_path / "t.db"), "-w", "1", cgroups_mode=mode)
+    for done in (played, checked, run):
+        assert done.returncode == 0, done.stderr
+    assert f"protections: sandbox on (bwrap); {expected}" in played.stderr
+    assert f"protections: sandbox on (bwrap); {expected}" in checked.stdout
+    assert f"protections: sandbox on (bwrap); {expected}" in run.stderr
+    off = referee("play", "durak", "-b", random_bot, "-b", "random", "--seed", "1", "--sandbox", "off")
+    assert "protections: sandbox off: no limits, no freezing" in off.stderr
+
+
+def test_no_bot_cgroup_is_left_behind() -> None:
+    """Each bot's cgroups go with the bot: after a game with a spinner and a hoarder, none of this referee's is left."""
+    require_bwrap()
+    found = need("v1")
+    proc = subprocess.Popen([PY, "-m", "referee", "play", "durak", "-b", bot("cpu_thief.py", "2"), "-b",
+                             bot("memfd.py", "memfd", "10"), "--seed", "3", "--sandbox", "on"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    left = [name for folder in set(found.dirs.values()) for name in os.listdir(folder)
+            if name.startswith(f"referee-bot-{proc.pid}-")]
+    assert left == []
