@@ -221,8 +221,6 @@ def play(
     confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
                 .with_hidden([*([record.resolve()] if record else []), *([wires.path] if wires else [])])
                 if any(spec.argv is not None for spec in specs) else None)
-    if confined is not None:  # which protections the program bots get here, in one line
-        typer.echo(f"protections: {protections(confined.enabled)}", err=True)
     limits = TimeControl.from_ms(move_time, time_bank)
     players = []
     try:
@@ -233,6 +231,8 @@ def play(
         for player in players:
             player.close()
         raise
+    if confined is not None:  # which protections the program bots get here, in one line
+        typer.echo(f"protections: {protections(confined.enabled)}", err=True)
     for spec, player in zip(specs, players, strict=True):
         if spec.interactive:  # a person reads the game's own words for the events (docs/HUMAN.md)
             setattr(player, "narrator", chosen.narrate)  # noqa: B010 - an attribute of that bot, not of Bot

@@ -61,6 +61,8 @@ class Probe(ProcessTransport):
     # ------------------------------------------------------------------------------------------ writing
 
     def send(self, message: dict[str, Any], deadline: float) -> None:
+        if message.get("type") == "bye":
+            self.resume()  # frozen since its last answer, as in a tournament: thawed to leave (PROTOCOL.md section 8)
         self.twist.send(self, message, deadline)
 
     def write(self, frames: Sequence[tuple[bytes, Any]], deadline: float, note: str = "") -> None:
@@ -106,6 +108,7 @@ class Probe(ProcessTransport):
     def close_stdin(self) -> None:
         """End of input for the bot (the referee went away)."""
         assert self.proc.stdin is not None
+        self.resume()
         self.proc.stdin.close()
         self.run.note("closed the bot's stdin (end of input)", self.number)
 
