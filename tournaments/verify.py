@@ -49,7 +49,7 @@ class Verification:
     checked: int = 0  # rows looked at
     scheduled: int = 0  # games in the schedule
     mismatches: list[Mismatch] = field(default_factory=list)  # the missing games among them, in schedule order
-    played: int | None = None  # games the runs say they stored (tournaments/played.py); None: not recorded
+    recorded: int | None = None  # games the runs say they stored (tournaments/played.py); None: not recorded
     missing: list[str] = field(default_factory=list)  # the keys of those that are not stored
 
     @property
@@ -59,7 +59,7 @@ class Verification:
     def to_json(self) -> dict[str, Any]:
         return {"games": self.checked, "scheduled": self.scheduled, "ok": self.ok,
                 "mismatches": [{"key": m.key, "problems": m.problems} for m in self.mismatches],
-                "played": self.played, "missing": self.missing}
+                "recorded": self.recorded, "missing": self.missing}
 
 
 def _short(value: Any, limit: int = 120) -> str:
@@ -96,7 +96,7 @@ def verify(store: Store, find_game: Callable[[str], Game],
         raise StorageError(f"{store.path} holds a damaged tournament configuration ({type(exc).__name__}: "
                            f"{exc})") from exc
     jobs = {**promised, **jobs}  # an SPRT's deals claimed played count as scheduled, stored or not
-    out = Verification(scheduled=len(jobs), played=sum(c["games"] for c in claims) if claims else None)
+    out = Verification(scheduled=len(jobs), recorded=sum(c["games"] for c in claims) if claims else None)
     stored = store.count()
     seen: set[str] = set()
     for row in store.stored(game):

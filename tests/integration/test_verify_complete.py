@@ -49,7 +49,7 @@ def verified(db: Path) -> tuple[int, dict[str, Any], str]:
 
 def test_a_complete_tournament_verifies(tmp_path: Path) -> None:
     code, data, text = verified(played(tmp_path))
-    assert code == 0 and data["ok"] and data["played"] == data["scheduled"] == data["games"] == 8
+    assert code == 0 and data["ok"] and data["recorded"] == data["scheduled"] == data["games"] == 8
     assert data["missing"] == [] and data["mismatches"] == []
     assert text.splitlines() == ["8 stored games (of 8 scheduled): every one follows from its record"]
 
@@ -58,7 +58,7 @@ def test_a_deleted_row_is_named_and_resume_plays_it_again_with_a_warning(tmp_pat
     db = played(tmp_path)
     sql(db, "DELETE FROM games WHERE key = 't0.d1.r0'")
     code, data, text = verified(db)
-    assert code == 1 and not data["ok"] and data["missing"] == ["t0.d1.r0"] and data["played"] == 8
+    assert code == 1 and not data["ok"] and data["missing"] == ["t0.d1.r0"] and data["recorded"] == 8
     assert data["mismatches"] == [{"key": "t0.d1.r0", "problems": [
         "missing: the run recorded it as stored (resume plays it again)"]}]
     assert text.splitlines() == ["t0.d1.r0: missing: the run recorded it as stored (resume plays it again)",
@@ -139,7 +139,7 @@ def test_an_interrupted_run_is_no_false_alarm_and_a_hole_below_its_prefix_is(tmp
     # the games 0-2 came as 2, 1, 0; the next three as 5, 4 (and then ^C): 3 is missing but was never recorded
     code, data, text = verified(cut)
     assert code == 0, text
-    assert data["games"] == 5 and data["played"] == 3 and data["missing"] == []
+    assert data["games"] == 5 and data["recorded"] == 3 and data["missing"] == []
     with sqlite3.connect(cut) as conn:
         keys = {row[0] for row in conn.execute("SELECT key FROM games")}
     assert "t0.d1.r1" not in keys and "t0.d2.r1" in keys  # a ragged end: a key missing before a stored one
@@ -179,4 +179,4 @@ def test_a_database_from_before_the_record_of_play_checks_its_rows_only(tmp_path
     sql(db, "DELETE FROM meta WHERE key = 'played'")
     sql(db, "DELETE FROM games WHERE key = 't0.d1.r0'")
     code, data, _ = verified(db)
-    assert code == 0 and data["played"] is None and data["missing"] == []  # nothing says the game was ever stored
+    assert code == 0 and data["recorded"] is None and data["missing"] == []  # nothing says the game was ever stored
