@@ -96,7 +96,7 @@ def verify(store: Store, find_game: Callable[[str], Game],
         raise StorageError(f"{store.path} holds a damaged tournament configuration ({type(exc).__name__}: "
                            f"{exc})") from exc
     jobs = {**promised, **jobs}  # an SPRT's deals claimed played count as scheduled, stored or not
-    out = Verification(scheduled=len(jobs), recorded=sum(c["games"] for c in claims) if claims else None)
+    out = Verification(scheduled=len(jobs), recorded=len(promised) if claims else None)
     stored = store.count()
     seen: set[str] = set()
     for row in store.stored(game):
