@@ -131,6 +131,9 @@ class Sandbox:
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
         if not os.access(os.path.join(cwd, program), os.X_OK):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), argv[0])
+        hidden = hidden_paths(argv, cwd, env["PATH"])
+        if hidden:  # the bot would fail with "No such file or directory", which does not say why
+            raise FileNotFoundError(errno.ENOENT, hidden_line(hidden[0], _bot_folder(argv, cwd)))
         options = self.options(argv, cwd, env["PATH"])
         # The options go through a memfd: bwrap's own command line (/proc/1/cmdline inside) stays short.
         fd = os.memfd_create("referee-bwrap-args")
@@ -249,6 +252,33 @@ def _visible(argv: Sequence[str], cwd: str, path: str) -> list[tuple[str, str]]:
     if named != os.path.realpath(folder) and not any(_within(named, f) for f in real):
         pairs.append((os.path.realpath(folder), named))
     return pairs
+
+
+def hidden_paths(argv: Sequence[str], cwd: str, path: str) -> list[str]:
+    """The files and folders a bot's command names (its program given as a path, every argument naming one that
+    exists here) that its sandbox will not show: not in a visible folder (:func:`_visible`), or in ``/tmp`` but not
+    in a bound folder there (a bot's ``/tmp`` is a tmpfs of its own). Started anyway, the bot would fail with "No
+    such file or directory"."""
+    binds = _visible(argv, cwd, path)
+    shown = [where for _, where in binds] + [source for source, _ in binds] + ["/dev", "/proc"]
+    named = [argv[0]] if "/" in argv[0] else []
+    named += [a for a in argv[1:] if not a.startswith("-") and os.path.exists(os.path.join(cwd, a))]
+    hidden = []
+    for name in named:
+        where = os.path.abspath(os.path.join(cwd, name))
+        if where == "/tmp" or any(_within(where, f) or _within(os.path.realpath(where), f) for f in shown):
+            continue
+        hidden.append(where)
+    return hidden
+
+
+def hidden_line(hidden: str, folder: str) -> str:
+    """What to tell the operator about a path the sandbox hides (:func:`hidden_paths`): why, and how to fix it."""
+    if _within(hidden, "/tmp"):
+        return (f"the sandbox hides {hidden} (a bot's /tmp is its own): move the bot to a folder of its own, or run "
+                "with --sandbox off")
+    return (f"the sandbox hides {hidden} (a bot sees only the system folders, its program's installation, its own "
+            f"folder {folder} and the SDK): move it into {folder}, or run with --sandbox off")
 
 
 def _bot_folder(argv: Sequence[str], cwd: str) -> str:

@@ -286,7 +286,7 @@ def play_stored(store: Store, config: TournamentConfig, registry: Registry, exec
     label = f"{config.game} {config.seats} seats"
     try:
         with _Reporter(label) as reporter:
-            run_tournament(store, config, game, lambda c: executor(c, placement), reporter)
+            run_tournament(store, config, game, lambda c: executor(c, placement), reporter, warn)
     except KeyboardInterrupt:
         say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
                         f"Continue with: referee tournament resume {store.path}")
@@ -622,7 +622,8 @@ def verify(
 ) -> None:
     """Replay every stored game from its record and check that the stored places, scores and faults follow from it.
 
-    Names each row that does not (its key and what differs) and exits 1; exits 0 when every row agrees.
+    Names each row that does not (its key and what differs), and each game missing that the run recorded as stored
+    (a deleted row; not those an interrupted run never finished), and exits 1; exits 0 when every row agrees.
     Example: referee tournament verify tournament.db
     """
     registry = cli_registry()
@@ -638,9 +639,10 @@ def verify(
         if checked.ok:
             typer.echo(f"{stored}: every one follows from its record")
         else:
-            bad = len(checked.mismatches)
+            bad = len(checked.mismatches) - len(checked.missing)
             follow = "does not follow from its record" if bad == 1 else "do not follow from their records"
-            typer.echo(f"{stored}: {bad} {follow}")
+            said = [f"{len(checked.missing)} missing"] if checked.missing else []
+            typer.echo(f"{stored}: {', '.join(said + ([f'{bad} {follow}'] if bad else []))}")
     if not checked.ok:
         raise typer.Exit(1)
 

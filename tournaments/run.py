@@ -12,6 +12,7 @@ from referee.engine import Game
 
 from .config import TournamentConfig
 from .executor import Executor
+from .played import PrefixTracker, claimed, table_count
 from .ratings import LiveRatings
 from .storage import FinishedGame, Store
 
@@ -43,7 +44,7 @@ class ProgressSink(Protocol):
 
 def run_tournament(store: Store, config: TournamentConfig, game: Game,
                    make_executor: Callable[[TournamentConfig], Executor],
-                   progress: ProgressSink | None = None) -> int:
+                   progress: ProgressSink | None = None, warn: Callable[[str], None] | None = None) -> int:
     """Play every scheduled game not yet in ``store``; return how many were played now.
 
     The games are stored as they finish, committed a batch at a time (:class:`~tournaments.storage.Batch`), and
@@ -51,6 +52,10 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     one process at a time plays into a store (:meth:`Store.lock`); another gets a one-line StorageError. The live
     ratings (the progress line's leader) of a resumed run start from the last :data:`LIVE_FROM_STORED` stored
     games (all of them, usually): re-rating a million one update at a time would take minutes.
+
+    Each commit also stores how far the order of play is stored (tournaments/played.py), which ``verify`` checks.
+    A game stored once that is missing now (a row deleted) is played again like any other missing game, after
+    ``warn`` names how many (and the first few).
     """
     store.lock()
     store.save_config(config.to_dict())
@@ -58,6 +63,12 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     done = store.done_keys()
     total = config.scheduled(teams)
     jobs = [job for job in config.jobs(teams) if job.key not in done]
+    holes = sorted({job.key for job in claimed(config, teams, store.played())} - done) if jobs else []
+    if holes and warn:
+        some = ", ".join(holes[:3]) + (", …" if len(holes) > 3 else "")
+        warn(f"{len(holes)} game{'s' if len(holes) != 1 else ''} stored before {'are' if len(holes) != 1 else 'is'} "
+             f"missing from {store.path} ({some}): playing {'them' if len(holes) != 1 else 'it'} again")
+    tracker = PrefixTracker((job.key for job in config.jobs(teams)), done, table_count(config))
     recent: deque[tuple[tuple[str, ...], tuple[int, ...]]] = deque(maxlen=LIVE_FROM_STORED)
     for row in store.games():  # every stored row is read (and checked) before a game is played
         recent.append((row.seating, row.places))
@@ -73,8 +84,9 @@ def run_tournament(store: Store, config: TournamentConfig, game: Game,
     executor = make_executor(config)
     played = 0
     try:
-        with store.batch() as batch:  # commits what was received however the loop ends
+        with store.batch(played=tracker.claim) as batch:  # commits what was received however the loop ends
             for finished_game in executor.run(jobs):
+                tracker.add(finished_game.key)
                 batch.add(finished_game)
                 live.update(finished_game.seating, finished_game.places, teams)
                 played += 1

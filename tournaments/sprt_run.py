@@ -21,6 +21,7 @@ from referee.errors import ConfigError
 
 from .config import TournamentConfig
 from .executor import Executor
+from .played import PrefixTracker
 from .schedule import Scheduled, substitution, substitution_size
 from .sprt import Decision, PairedScores, Sprt, SprtSettings, substitution_score
 from .storage import Store
@@ -178,6 +179,8 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
                     started += 1
                     yield job
 
+    tracker = PrefixTracker((job.key for deal in range(plan.max_deals) for job in plan.deal(config.seed, deal)),
+                            set(tally.places), None)
     last = 0.0
     while True:
         # The deals in flight at the decision count, and may take the LLR back between the bounds: then the test
@@ -185,8 +188,9 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
         executor = make_executor(config)
         started = 0
         try:
-            with store.batch() as batch:  # commits what was received however the loop ends
+            with store.batch(played=tracker.claim) as batch:  # commits what was received however the loop ends
                 for game in executor.run(jobs()):
+                    tracker.add(game.key)
                     batch.add(game)
                     tally.add(game.key, game.places)
                     now = time.monotonic()

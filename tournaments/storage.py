@@ -36,6 +36,9 @@ from referee.match import GameRecord
 from referee.record import FORMAT, MAX_RECORD_BYTES, VERSION, record_to_dict
 from referee.results import GameResult
 
+from .played import META_KEY as PLAYED
+from .played import Claims, merge, parse
+
 __all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "RecordTemplate", "Batch", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 2
@@ -541,20 +544,38 @@ class Store:
         """Store one finished game in one transaction."""
         self.add_many([game])
 
-    def add_many(self, games: Sequence[FinishedGame]) -> None:
-        """Store finished games in one transaction: all of them, or (on an error) none."""
+    def add_many(self, games: Sequence[FinishedGame], played: Mapping[str, int] | None = None) -> None:
+        """Store finished games in one transaction: all of them, or (on an error) none. ``played``: how far the
+        order of play is now stored, merged into the ``played`` row in the same transaction (tournaments/played.py)."""
         self._writable()
         try:
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, julianday('now'))",
                                     [g.row() for g in games])
+                if played is not None:
+                    claims = merge(self._played(), played)
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                    (PLAYED, json.dumps(claims, sort_keys=True)))
         except sqlite3.Error as exc:
             raise _translate(self.path, exc) from exc
 
-    def batch(self, seconds: float = 0.1, size: int = 2000) -> Batch:
-        """A writer that commits finished games a batch at a time (see :class:`Batch`)."""
-        return Batch(self, seconds, size)
+    def _played(self) -> Claims:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (PLAYED,)).fetchone()
+        return parse(None if row is None else row[0], self.path)
+
+    def played(self) -> Claims:
+        """How far the runs say they played (tournaments/played.py): the claims, none for an older database."""
+        try:
+            return self._played()
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from exc
+
+    def batch(self, seconds: float = 0.1, size: int = 2000,
+              played: Callable[[], Mapping[str, int]] | None = None) -> Batch:
+        """A writer that commits finished games a batch at a time (see :class:`Batch`); ``played()`` says, at each
+        commit, how far the order of play is stored."""
+        return Batch(self, seconds, size, played=played)
 
     def template(self, game: Game) -> RecordTemplate:
         """What the records of this tournament (of ``game``) share, from its stored configuration."""
@@ -848,8 +869,10 @@ class Batch:
     fewer than ``size``, all received within ``seconds`` of it."""
 
     def __init__(self, store: Store, seconds: float, size: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *,
+                 played: Callable[[], Mapping[str, int]] | None = None) -> None:
         self.store = store
+        self.played = played
         self.seconds = seconds
         self.size = size
         self.clock = clock
@@ -864,7 +887,7 @@ class Batch:
 
     def flush(self, now: float | None = None) -> None:
         if self.pending:
-            self.store.add_many(self.pending)
+            self.store.add_many(self.pending, None if self.played is None else self.played())
             self.pending = []
         self.committed = self.clock() if now is None else now
 

@@ -26,6 +26,7 @@ from referee.match import game_result
 from referee.record import record_from_dict, replay
 
 from .config import TournamentConfig
+from .played import claimed
 from .schedule import Scheduled
 from .sprt_run import SprtPlan, deal_of, is_sprt
 from .storage import StorageError, Store, StoredGame
@@ -47,7 +48,9 @@ class Mismatch:
 class Verification:
     checked: int = 0  # rows looked at
     scheduled: int = 0  # games in the schedule
-    mismatches: list[Mismatch] = field(default_factory=list)
+    mismatches: list[Mismatch] = field(default_factory=list)  # the missing games among them, in schedule order
+    recorded: int | None = None  # games the runs say they stored (tournaments/played.py); None: not recorded
+    missing: list[str] = field(default_factory=list)  # the keys of those that are not stored
 
     @property
     def ok(self) -> bool:
@@ -55,7 +58,8 @@ class Verification:
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.checked, "scheduled": self.scheduled, "ok": self.ok,
-                "mismatches": [{"key": m.key, "problems": m.problems} for m in self.mismatches]}
+                "mismatches": [{"key": m.key, "problems": m.problems} for m in self.mismatches],
+                "recorded": self.recorded, "missing": self.missing}
 
 
 def _short(value: Any, limit: int = 120) -> str:
@@ -85,18 +89,30 @@ def verify(store: Store, find_game: Callable[[str], Game],
         game = find_game(config["game"])
         entrants = list(config["entrants"])
         jobs = _scheduled(store, config, game)
+        tournament = TournamentConfig.from_dict(dict(config))
+        claims = store.played()
+        promised = {job.key: job for job in claimed(tournament, game.teams(tournament.seats), claims)}
     except (KeyError, TypeError, ValueError) as exc:
         raise StorageError(f"{store.path} holds a damaged tournament configuration ({type(exc).__name__}: "
                            f"{exc})") from exc
-    out = Verification(scheduled=len(jobs))
+    jobs = {**promised, **jobs}  # an SPRT's deals claimed played count as scheduled, stored or not
+    out = Verification(scheduled=len(jobs), recorded=len(promised) if claims else None)
     stored = store.count()
+    seen: set[str] = set()
     for row in store.stored(game):
         problems = _check_row(row, config, entrants, jobs, find_game)
         out.checked += 1
+        seen.add(str(row.key))
         if problems:
             out.mismatches.append(Mismatch(str(row.key), problems))
         if progress:
             progress(out.checked, stored)
+    out.missing = [key for key in promised if key not in seen]  # in the order of play
+    if out.missing:
+        why = "missing: the run recorded it as stored (resume plays it again)"
+        out.mismatches += [Mismatch(key, [why]) for key in out.missing]
+        last = len(jobs)
+        out.mismatches.sort(key=lambda m: jobs[m.key].seq if m.key in jobs else last)
     return out
 
 

@@ -125,7 +125,10 @@ def test_resume_migrates_an_sprt_and_plays_its_missing_games(tmp_path: Path) -> 
     invoke("tournament", "resume", str(path), "--json")
     assert schema_of(path)[0] == "2" and (tmp_path / "partial.db.schema1.bak").is_file()
     want = outputs(complete)
-    assert outputs(path) == want  # the games played again are the very ones deleted
+    got = outputs(path)
+    # the resume recorded how far the deals are stored (meta 'played'), which the schema-1 fixture has not
+    assert (got["verify"].pop("recorded"), want["verify"].pop("recorded")) == (want["verify"]["games"], None)
+    assert got == want  # the games played again are the very ones deleted
     with Store(path, create=False, readonly=True) as store:
         assert {key: json.dumps(store.record(key)) for key in gone} == {k: schema1_records(complete)[k] for k in gone}
 

@@ -122,7 +122,7 @@ def test_verify_passes_an_untouched_tournament(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.strip() == "18 stored games (of 18 scheduled): every one follows from its record"
     as_json = json.loads(referee("tournament", "verify", str(db), "--json").stdout)
-    assert as_json == {"games": 18, "scheduled": 18, "ok": True, "mismatches": []}
+    assert as_json == {"games": 18, "scheduled": 18, "ok": True, "mismatches": [], "recorded": 18, "missing": []}
 
 
 def rewrite_body(conn: sqlite3.Connection, key: str, change: Callable[[list[int], dict[str, Any]], object]) -> None:

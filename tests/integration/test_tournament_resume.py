@@ -142,6 +142,11 @@ def test_sigkill_then_resume_completes_the_schedule_exactly_once(tmp_path: Path)
         pytest.fail(f"the run could not be caught part-way (last attempt stored {stored} of {TOTAL} games)")
     before = stored_games(db)
     assert len(before) == stored
+    # what the killed run left is no false alarm for verify: the games it never finished were not recorded as stored
+    checked = subprocess.run(referee_argv("verify", str(db), "--json"), capture_output=True, text=True,
+                             timeout=DEADLINE, stdin=subprocess.DEVNULL)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert json.loads(checked.stdout)["missing"] == []
 
     # resume, watching for the processes it starts
     out, err = work / "resume.json", work / "resume.log"
