@@ -33,6 +33,7 @@ from .cli_common import (
     print_json,
 )
 from .clock import TimeControl
+from .dealkey import derive_key, keyed_seed
 from .engine import Game, State
 from .errors import ConfigError
 from .match import POLICIES, GameRecord, check_policy, play_game
@@ -103,7 +104,7 @@ def _narrator(game: Game, out: Any) -> Any:
     return listen
 
 
-def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
+def _summary(record: GameRecord, game: Game, seed: int | None = None) -> dict[str, Any]:
     result = record.result
     data = result.to_dict()  # the result object: what the JSON holds, and what a game's seat_fields reads
     faults: dict[int, list[dict[str, Any]]] = {}
@@ -117,7 +118,7 @@ def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
     return {
         "game": record.game,
         "options": record.options,
-        "seed": record.seed,
+        "seed": record.seed if seed is None else seed,
         "dealer": record.dealer,
         "policy": record.policy,
         "decisions": record.decisions,
@@ -128,14 +129,16 @@ def _summary(record: GameRecord, game: Game) -> dict[str, Any]:
     }
 
 
-def _print_result(record: GameRecord, game: Game, json_out: bool, sandbox: str | None = None) -> None:
-    """The result; ``sandbox`` (play only: on or off) is how the program bots ran, last in the JSON."""
-    summary = _summary(record, game)
+def _print_result(record: GameRecord, game: Game, json_out: bool, sandbox: str | None = None,
+                  seed: int | None = None) -> None:
+    """The result; ``sandbox`` (play only: on or off) is how the program bots ran, last in the JSON; ``seed`` (play
+    only) is its ``--seed``, which repeats the game (with a program bot the record's is the keyed deal seed)."""
+    summary = _summary(record, game, seed)
     if json_out:
         print_json({**summary, **({"sandbox": sandbox} if sandbox is not None else {})})
         return
     opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in record.options.items()) or "no options"
-    typer.echo(f"{record.game} with {record.seats} seats, seed {record.seed}, dealer {record.dealer} ({opts})")
+    typer.echo(f"{record.game} with {record.seats} seats, seed {summary['seed']}, dealer {record.dealer} ({opts})")
     fields = [k for k in summary["seats"][0] if k not in ("seat", "bot", "place", "score", "faults", "stderr")]
     rows = [[s["seat"], s["bot"], *(s[k] for k in fields), s["place"], game.score_text(s["score"]),
              ", ".join(f"{f['kind']}@{f['decision']}" for f in s["faults"]) or "-"] for s in summary["seats"]]
@@ -239,15 +242,18 @@ def play(
     if seed is None:  # 64 bits: a bot that sees its hand cannot search the seeds that deal it
         seed = secrets.randbits(64)
         typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
+    # With a program bot the deal's seed is a keyed hash of --seed (referee/dealkey.py): a small --seed would
+    # otherwise let the bot find the deal from its hand or its bot_seed. In-process bots are trusted code.
     out = sys.stderr if json_out else sys.stdout
     try:
-        result = play_game(chosen, players, seed=seed, options=options, dealer=dealer, policy=on_fault,
+        deal = keyed_seed(derive_key("play", seed), seed) if confined is not None else seed
+        result = play_game(chosen, players, seed=deal, options=options, dealer=dealer, policy=on_fault,
                            listener=_narrator(chosen, out) if verbose else None)
     finally:
         for player in players:
             player.close()
     ran = "on" if confined is not None and confined.enabled else "off"  # in-process bots: never sandboxed
-    _print_result(result, chosen, json_out, ran)  # first: a record that cannot be written does not lose it
+    _print_result(result, chosen, json_out, ran, seed)  # first: a record that cannot be written does not lose it
     if record:
         write_record(result, record)
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .cgroups import BotGroup
+from .dealkey import secret_path
 from .errors import ConfigError
 
 __all__ = ["MODES", "Sandbox", "BotProcess", "probe", "resolve", "DEFAULT_MEMORY_MB", "DEFAULT_PROCESSES",
@@ -196,7 +197,9 @@ class Sandbox:
         if not any(_within(cwd, v) or _within(v, cwd) for v in visible):
             opts += ["--dir", cwd]
         masked: set[str] = set()
-        for secret in (*_ETC_SECRETS, *self.hidden):  # where a visible folder shows it, it reads as empty
+        # where a visible folder shows it, it reads as empty; the user's secret that keys the deals too (a bot in
+        # ~/.local/bin sees ~/.local)
+        for secret in (*_ETC_SECRETS, str(secret_path()), *self.hidden):
             real = os.path.realpath(secret)
             for source, where in binds:
                 target = where + real[len(source):] if _within(real, source) else None

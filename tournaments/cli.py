@@ -35,6 +35,7 @@ from referee.cli_common import (
     warn,
 )
 from referee.clock import TimeControl
+from referee.dealkey import derive_key
 from referee.errors import ConfigError, ExecutorError
 from referee.match import POLICIES, check_policy
 from referee.plugins import Registry
@@ -203,7 +204,7 @@ def secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
             stored = store.config()
 
     def rest(data: dict[str, Any]) -> dict[str, Any]:
-        extra = {k: v for k, v in (data.get("extra") or {}).items() if k != "seed"}
+        extra = {k: v for k, v in (data.get("extra") or {}).items() if k not in ("seed", DEAL_KEY)}
         return {**data, "seed": None, "extra": extra}
 
     if stored is not None:
@@ -220,6 +221,36 @@ def secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
                               f"continue it (or 'referee tournament resume {db}'), or use another --db")
         return replace(config, seed=stored["seed"], extra=dict(extra))
     return replace(config, seed=secrets.randbits(64), extra={**config.extra, "seed": DRAWN})
+
+
+#: ``extra[DEAL_KEY]``: the key of a tournament's deals (referee/dealkey.py), hex.
+DEAL_KEY = "deal_key"
+
+
+def has_programs(specs: list[str], registry: Registry) -> bool:
+    """Is one of ``specs`` a program bot (untrusted: sandboxed, and dealt keyed deals)?"""
+    return any(parse_spec(spec, registry).argv is not None for spec in specs)
+
+
+def keyed_deals(db: Path, config: TournamentConfig, registry: Registry) -> TournamentConfig:
+    """``config`` (its seed settled) with the key of its deals when a program bot plays (referee/dealkey.py): a bot
+    that sees its hand or its ``bot_seed`` could otherwise search the small seeds for the tournament's. The key is
+    drawn from this user's secret and the seed, so the same command deals the same games again; when ``db`` holds
+    this tournament its stored key is kept, or its lack of one (a database from before keys: it continues with the
+    deals it began with). In-process bots are trusted code: their tournaments keep the public deals."""
+    if not has_programs(config.specs, registry):
+        return config
+    if db.is_file():
+        with Store(db, create=False) as store:
+            stored = store.config()
+
+        def rest(data: dict[str, Any]) -> dict[str, Any]:
+            return {**data, "extra": {k: v for k, v in (data.get("extra") or {}).items() if k != DEAL_KEY}}
+
+        if stored is not None and rest(stored) == rest(config.to_dict()):
+            key = (stored.get("extra") or {}).get(DEAL_KEY)
+            return replace(config, extra={**config.extra, **({DEAL_KEY: key} if key is not None else {})})
+    return replace(config, extra={**config.extra, DEAL_KEY: derive_key("tournament", config.seed)})
 
 
 def sandbox_mode(config: dict[str, Any]) -> str:
@@ -374,6 +405,7 @@ def run(
     check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires)
     if seed is None:
         config = secret_seed(db, config)
+    config = keyed_deals(db, config, registry)
     total = config.scheduled(chosen.teams(k))
     with Store(db, create=True) as store:
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs

@@ -13,6 +13,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, get_args, get_origin, get_type_hints
 
 from referee.clock import TimeControl
+from referee.dealkey import keyed_seed
 from referee.errors import ConfigError
 
 from .schedule import Pairing, Scheduled, Table, schedule, schedule_size, tables_of
@@ -57,9 +58,22 @@ class TournamentConfig:
         """How many games the schedule holds."""
         return schedule_size(len(self.entrants), self.seats, self.games, teams, self.tables())
 
+    @property
+    def deals_from(self) -> int:
+        """The seed the deck seeds derive from (:func:`tournaments.schedule.deal_seed`): the tournament seed keyed
+        with ``extra["deal_key"]`` (referee/dealkey.py: a tournament of program bots), or the seed itself (a
+        tournament of in-process bots only, or stored before deals were keyed)."""
+        key = self.extra.get("deal_key")
+        if key is None:
+            return self.seed
+        try:
+            return keyed_seed(key, self.seed)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError("the stored tournament configuration is damaged: its deal key") from exc
+
     def jobs(self, teams: Pairing | None) -> Iterator[Scheduled]:
         """The schedule, in the order of play."""
-        return schedule(len(self.entrants), self.seats, self.games, seed=self.seed, duplicate=self.duplicate,
+        return schedule(len(self.entrants), self.seats, self.games, seed=self.deals_from, duplicate=self.duplicate,
                         teams=teams, tables=self.tables())
 
     def time_control(self) -> TimeControl:

@@ -9,13 +9,14 @@ from pathlib import Path
 import typer
 
 from referee.botspec import parse_spec
-from referee.cli_common import WIRE_LOG, Command, check_format, cli_registry
+from referee.cli_common import WIRE_LOG, Command, check_format, cli_registry, warn
 from referee.errors import ConfigError
 from referee.plugins import Registry
 from referee.wirelog import WireLog
 
 from .cli import (
     AFFINITY,
+    DEAL_KEY,
     EXECUTOR,
     FORMAT_HELP,
     SCHEDULER,
@@ -23,6 +24,7 @@ from .cli import (
     app,
     check_programs,
     entrant_names,
+    has_programs,
     play_stored,
     print_report,
     sandbox_mode,
@@ -72,6 +74,9 @@ def join(
         joined = _joined(config, bot, registry)
         sandbox = stored_sandbox(store, joined, registry, wires)
         check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires)
+        if has_programs(bot, registry) and DEAL_KEY not in config.extra:  # its stored games keep their deals
+            warn(f"{db}'s deals are not keyed (its entrants were in-process bots, or it was stored before deals were "
+                 f"keyed): a program bot can find them from its hand, as from a small --seed (docs/SECURITY.md)")
         store.replace_config(stored, joined.to_dict())
         added = len(joined.entrants) - len(config.entrants)
         typer.echo(f"{config.game}: {', '.join(joined.entrants[-added:])} joined {len(config.entrants)} entrants; "

@@ -44,6 +44,7 @@ from .cli import (
     confinement,
     entrant_names,
     hidden_files,
+    keyed_deals,
     sandbox_mode,
     secret_seed,
     stored_sandbox,
@@ -192,6 +193,7 @@ def sprt(
     check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires)
     if seed is None:
         config = secret_seed(db, config)
+    config = keyed_deals(db, config, registry)
     with Store(db, create=True) as store:
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
         typer.echo(f"{game}: SPRT of {names[0]} against {names[1]}"

@@ -174,7 +174,7 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
         for deal in range(plan.max_deals):
             if tally.test.decision is not Decision.PENDING:
                 return
-            for job in plan.deal(config.seed, deal):
+            for job in plan.deal(config.deals_from, deal):
                 if job.key not in tally.places:
                     started += 1
                     yield job

@@ -71,10 +71,11 @@ def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str,
     """The scheduled games by key: a round robin's whole schedule; an SPRT's deals that have a stored game (its
     schedule has no end of its own: it stops when the test decides)."""
     if is_sprt(config):
-        plan = SprtPlan.of(TournamentConfig.from_dict(dict(config)))
+        sprt = TournamentConfig.from_dict(dict(config))
+        plan = SprtPlan.of(sprt)
         deals = sorted({deal for key in store.done_keys() if (deal := deal_of(key)) is not None
                         and deal < plan.max_deals})
-        return {job.key: job for deal in deals for job in plan.deal(int(config["seed"]), deal)}
+        return {job.key: job for deal in deals for job in plan.deal(sprt.deals_from, deal)}
     tournament = TournamentConfig.from_dict(dict(config))
     return {job.key: job for job in tournament.jobs(game.teams(tournament.seats))}
 
