@@ -276,11 +276,6 @@ def stored_sandbox(store: Store, config: TournamentConfig, registry: Registry,
     return sandbox
 
 
-def has_programs(specs: list[str], registry: Registry) -> bool:
-    """Is one of these bots a program (sandboxed), not an in-process bot?"""
-    return any(parse_spec(spec, registry).argv is not None for spec in specs)
-
-
 def confinement(specs: list[str], registry: Registry, mode: str, memory_mb: int, processes: int, file_size_mb: int,
                 env: list[str]) -> Sandbox:
     """The sandbox of a new tournament's program bots, from the sandbox options (probed only when there is a program
