@@ -177,9 +177,9 @@ class RemoteBot(BotBase):
         transport = self.transport
         assert transport is not None
         transport.discard()  # written before this request, so no answer to it, whatever its id says
-        transport.resume()
-        transport.send(message, time.monotonic() + allowed + LATENCY_GRACE)
+        transport.send(message, time.monotonic() + allowed + LATENCY_GRACE)  # into the pipe of a frozen bot…
         self._written_at = time.monotonic()
+        transport.resume()  # …which thawed finds it there: one wake-up, not one to thaw and one for the request
         deadline = self._written_at + allowed + LATENCY_GRACE
         while True:
             reply = transport.receive(deadline)

@@ -203,7 +203,7 @@ class ProcessTransport:
                 view = view[written:]
                 continue
             except BlockingIOError:
-                pass
+                self.resume()  # a full pipe: a frozen bot could never drain it
             except (BrokenPipeError, ConnectionResetError):
                 raise self._crashed("closed its stdin") from None
             left = deadline - time.monotonic()
@@ -361,6 +361,7 @@ class MockTransport:
         self.stderr = ""
         self.exit_code: int | None = None  # what close() reports; 0 means the scripted bot exited cleanly
         self.paused = False  # pause() and resume(): would a sandboxed bot be frozen now?
+        self.log: list[str] = []  # the type of each frame sent, and each pause and resume, in order
 
     @property
     def alive(self) -> bool:
@@ -370,6 +371,7 @@ class MockTransport:
         if self._closed:
             raise BotCrashed("bot connection is closed")
         self.sent.append(message)
+        self.log.append(str(message.get("type")))
         try:
             self._queue.extend(self.handler(message) or [])
         except BotError as exc:  # every bot error, whatever its kind, is a simulated fault
@@ -395,9 +397,11 @@ class MockTransport:
 
     def pause(self) -> None:
         self.paused = True
+        self.log.append("pause")
 
     def resume(self) -> None:
         self.paused = False
+        self.log.append("resume")
 
     def close(self, grace: float = 0.0) -> int | None:
         self._closed = True

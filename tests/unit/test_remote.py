@@ -664,3 +664,33 @@ def test_close_after_a_crash_sends_nothing() -> None:
         bot.act(decision())
     bot.close()
     assert "bye" not in script.sent_types(0)
+
+
+# ------------------------------------------------------------------------------- no pondering (PROTOCOL.md 8)
+
+
+def test_a_bot_is_paused_from_its_answer_to_its_next_request() -> None:
+    """Issue 33: the bot runs only while asked. The request goes into the pipe of the paused bot, which is then
+    resumed (one wake-up); it is paused again once its answer is read, and stays paused between games."""
+    script = Script()
+    bot = make_bot(script)
+    bot.new_game(INFO)
+    assert script.transport.paused
+    bot.act(decision())
+    bot.act(decision())
+    bot.game_over({"places": [1, 2]})
+    assert script.transport.paused
+    assert script.transport.log == ["hello", "pause", "new_game", "request", "resume", "pause", "request", "resume",
+                                    "pause", "game_over"]
+    transport = script.transport
+    bot.close()  # a ProcessTransport's close() thaws the bot to let it leave (check 7.1 holds it to that)
+    assert transport.log[-1] == "bye"
+
+
+def test_a_bot_that_times_out_is_paused_too() -> None:
+    script = Script(answers=[None])  # silent: a timeout
+    bot = make_bot(script, move_time=0.01)
+    bot.new_game(INFO)
+    with pytest.raises(BotTimeout):
+        bot.act(decision())
+    assert script.transport.paused and script.transport.log[-3:] == ["request", "resume", "pause"]
