@@ -115,8 +115,8 @@ class FrameDecoder:
 
     def _check_unfinished(self, data: bytes | memoryview) -> None:
         """Walk the headers of the frame the unpacker is still waiting for (its bytes end ``data``): a header that
-        announces more than the frame may hold is ``oversized``, arrays and maps nested too deep ``malformed``, at
-        once, not when (if ever) the bytes it announces arrive. Only unfinished frames are walked, each byte once."""
+        announces more than the frame may hold is ``oversized`` at once, not when (if ever) the bytes it announces
+        arrive. Only unfinished frames are walked, each byte once."""
         pending = self._fed - self._offset
         if self._partial_at == self._offset:  # the same frame as after the last read
             self._partial += data
@@ -324,20 +324,16 @@ _HEADS: dict[int, tuple[int, int, str | None]] = {
 }
 
 
-#: Every byte but those that open an array or map or announce a length of 16 or 32 bits.
-_PLAIN = bytes(b for b in range(256) if not (0x80 <= b <= 0x9f or b in (0xc5, 0xc6, 0xc8, 0xc9) or b >= 0xda))
+#: Every byte but the first bytes of a header with a length of 16 or 32 bits.
+_PLAIN = bytes(b for b in range(256) if b not in (0xc5, 0xc6, 0xc8, 0xc9) and b < 0xda)
 
 
 def _harmless(data: bytes | bytearray, max_frame: int) -> bool:
-    """Can the first bytes of a frame, ``data``, not announce too much or nest too deep, whatever they are? At C
-    speed, so that the usual unfinished frame (a reply split over two reads) is not walked: with no byte of a 16- or
-    32-bit length, each byte announces at most 256 more (a str8, a fixmap's 30 items), and with at most
-    :data:`MAX_DEPTH` bytes that open an array or map, they cannot nest deeper. A body's bytes are counted too, so
-    this may say no when the walk would find nothing."""
-    if len(data) * 257 > max_frame:
-        return False
-    risky = data.translate(None, _PLAIN)
-    return len(risky) <= MAX_DEPTH and (not risky or max(risky) < 0xc5)
+    """Can the first bytes of a frame, ``data``, not announce more than ``max_frame``, whatever they are? At C speed,
+    so that the usual unfinished frame (a reply split over two reads) is not walked: with no byte of a 16- or 32-bit
+    length, each byte announces at most 256 more (a str8's body, a fixmap's 30 items). A body's bytes are counted
+    too, so this may say no when the walk would find nothing."""
+    return len(data) * 257 <= max_frame and not data.translate(None, _PLAIN)
 
 
 def _article(word: str) -> str:
@@ -349,9 +345,10 @@ class _Scan:
     byte once: where the walk stopped, the body it is skipping, and the items each open array or map still owes.
     Every item takes a byte at least, so the frame's size is at least what has arrived, plus the body being skipped,
     plus a byte for each item owed: beyond ``max_frame`` it is ``oversized`` at once, whatever a header announced
-    (a str32 of 4 GiB, an array32 of 4 G items). An array or map opened deeper than :data:`MAX_DEPTH` is
-    ``malformed`` as soon as its header arrives. What is not msgpack (0xc1) stops the walk: the decoder says what
-    it is when it gets there. The bytes of a body are not looked at (UTF-8 is the decoder's)."""
+    (a str32 of 4 GiB, an array32 of 4 G items). What is not msgpack (0xc1) stops the walk: the decoder says what it
+    is when it gets there. The bytes of a body are not looked at (UTF-8 is the decoder's), and neither is the depth:
+    that is the decoded frame's (:func:`too_deep`), where a later value of a key replaces an earlier one whatever
+    its depth, so that a frame is judged alike in one read or byte by byte (msgpack stops at 1,024 levels)."""
 
     __slots__ = ("at", "max_frame", "pos", "skip", "open", "owed")
 
@@ -406,8 +403,6 @@ class _Scan:
                     open_[-1] -= 1
                     owed -= 1
                 if what in ("array", "map"):
-                    if len(open_) >= MAX_DEPTH:
-                        raise _too_deep()
                     items = 2 * length if what == "map" else length
                     open_.append(items)
                     owed += items

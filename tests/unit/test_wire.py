@@ -402,12 +402,25 @@ def test_an_unfinished_frame_within_the_bounds_waits_for_its_bytes() -> None:
     assert decoder.feed(frame[-1:]) == [msgpack.unpackb(frame)]
 
 
-def test_an_unfinished_frame_nested_too_deep_is_malformed_as_it_arrives() -> None:
-    """Issue 33: the header of the 33rd level is enough, whatever follows (or never does)."""
-    assert_violation("malformed", FrameDecoder(), [b"\x81\xa1a" + b"\x91" * (MAX_DEPTH - 1) + b"\x90"])
-    assert FrameDecoder().feed(b"\x81\xa1a" + b"\x91" * (MAX_DEPTH - 2)) == []  # 31 levels: fine so far
-    assert_violation("malformed", FrameDecoder(), [b"\x91"] * 1000)
-    assert_violation("malformed", FrameDecoder(), [b"\x91" * 100_000])  # deeper than msgpack's own stack
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 1000, 1023, 1024, 1025, 100_000])
+@pytest.mark.parametrize("bare", [True, False], ids=["bare", "in-a-map"])
+def test_arrays_nested_too_deep_are_malformed_whole_or_byte_by_byte(depth: int, bare: bool) -> None:
+    """Issue 33: 1,000 nested arrays alone reached repr() (a RecursionError) before the depth was checked; beyond
+    1,024 levels msgpack itself gives up (StackError): the same fault, in one read or byte by byte."""
+    data = (b"" if bare else b"\x82\xa4type\xa6action\xa1k") + b"\x91" * depth + b"\xc0"
+    error = assert_violation("malformed", FrameDecoder(), [data])
+    assert str(error) == f"arrays and maps nested more than {MAX_DEPTH} deep"
+    error = assert_violation("malformed", FrameDecoder(), [data[i:i + 1] for i in range(min(len(data), 2000))])
+    assert str(error) == f"arrays and maps nested more than {MAX_DEPTH} deep"  # 1,025 levels are enough for 100,000
+
+
+def test_a_deep_value_replaced_by_a_later_one_of_its_key_is_not_too_deep() -> None:
+    """The depth is the decoded frame's: judged alike whole and in pieces (the walk of an unfinished frame does not
+    judge it)."""
+    data = b"\x82\xa2id" + b"\x91" * 500 + b"\xc0\xa2id\x07"
+    assert FrameDecoder().feed(data) == [{"id": 7}]
+    decoder = FrameDecoder()
+    assert [f for i in range(len(data)) for f in decoder.feed(data[i:i + 1])] == [{"id": 7}]
 
 
 def test_small_max_frame_is_enforced() -> None:
