@@ -59,7 +59,7 @@ def packer() -> Callable[[dict[str, Any]], bytes]:
 def _limits(max_frame: int) -> dict[str, Any]:
     """The decoding options every frame is read with: text as str, any map key, nothing longer than a frame."""
     return {"raw": False, "strict_map_key": False, "max_str_len": max_frame, "max_bin_len": max_frame,
-            "max_array_len": max_frame, "max_map_len": max_frame}
+            "max_array_len": max_frame, "max_map_len": max_frame, "max_ext_len": max_frame}
 
 
 class FrameDecoder:
@@ -84,6 +84,9 @@ class FrameDecoder:
         self._held = bytearray()  # with defer: the bytes fed and not yet returned as frames, from stream offset…
         self._held_at = 0  # …this one
         self._splitter: msgpack.Unpacker | None = None  # with defer: splits each frame around the deferred value
+        self._scan: _Scan | None = None  # the headers of the unfinished frame, walked so far
+        self._partial = bytearray()  # without defer: the unfinished frame's bytes…
+        self._partial_at = -1  # …which begins at this stream offset
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         """Add bytes; return the maps they complete. :class:`ProtocolViolation` on bad data."""
@@ -98,12 +101,40 @@ class FrameDecoder:
         if len(data) <= self.max_frame:  # one read's worth, the usual case: no slicing
             self._feed(data)
             drain(frames)
+            if self._fed != self._offset and self.defer is None:  # a frame begun and not finished
+                self._check_unfinished(data)
             return frames
         view = memoryview(data)
         for start in range(0, len(view), self.max_frame):  # slices, drained in turn: buffering stays bounded
-            self._feed(view[start:start + self.max_frame])
+            piece = view[start:start + self.max_frame]
+            self._feed(piece)
             drain(frames)
+            if self._fed != self._offset and self.defer is None:
+                self._check_unfinished(piece)
         return frames
+
+    def _check_unfinished(self, data: bytes | memoryview) -> None:
+        """Walk the headers of the frame the unpacker is still waiting for (its bytes end ``data``): a header that
+        announces more than the frame may hold is ``oversized`` at once, not when (if ever) the bytes it announces
+        arrive. Only unfinished frames are walked, each byte once."""
+        pending = self._fed - self._offset
+        if self._partial_at == self._offset:  # the same frame as after the last read
+            self._partial += data
+        elif pending <= len(data):  # a frame that began in this read
+            self._partial = bytearray(data[len(data) - pending:])
+            self._partial_at = self._offset
+        else:  # pragma: no cover - every read that leaves a frame unfinished comes here
+            return
+        self._walk(self._partial, self._offset)
+
+    def _walk(self, data: bytearray, at: int) -> None:
+        """Walk ``data``, the bytes so far of the unfinished frame at stream offset ``at`` (:class:`_Scan`), unless
+        they are too few to matter."""
+        if _harmless(data, self.max_frame):
+            return
+        if self._scan is None or self._scan.at != at:
+            self._scan = _Scan(at, self.max_frame)
+        self._scan.walk(data)
 
     def _whole(self, data: bytes) -> dict[str, Any] | None:
         """``data`` decoded in one call when it is exactly one well-formed map within the bounds; otherwise None
@@ -136,6 +167,7 @@ class FrameDecoder:
             try:
                 unpacker.skip()
             except msgpack.OutOfData:
+                self._walk(held, self._held_at)
                 break
             except Exception:  # noqa: BLE001 - bad bytes: decoded whole, for the fault they are
                 self._decode_whole(bytes(held))
@@ -177,7 +209,7 @@ class FrameDecoder:
             self._splitter = None
             return self._decode_whole(frame)
         if too_deep(message):
-            raise ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")
+            raise _too_deep()
         return message
 
     def _decode_whole(self, data: bytes) -> dict[str, Any]:
@@ -194,6 +226,8 @@ class FrameDecoder:
                 obj = next(unpacker)  # StopIteration when out of data: cheaper than unpack()'s OutOfData
             except StopIteration:
                 break
+            except msgpack.StackError:  # deeper than msgpack's own stack (1,024 levels)
+                raise _too_deep() from None
             except ValueError as exc:
                 if "exceeds max" in str(exc):
                     raise ProtocolViolation(f"frame larger than {self.max_frame} bytes",
@@ -206,10 +240,10 @@ class FrameDecoder:
             if size > self.max_frame:
                 raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}",
                                         kind=FaultKind.OVERSIZED)
+            if too_deep(obj):  # first: nothing that recurses (repr, ==) may touch a value nested 1,000 deep
+                raise _too_deep()
             if not isinstance(obj, dict):
                 raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
-            if too_deep(obj):
-                raise ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")
             frames.append(obj)
             self.sizes.append(size)
 
@@ -230,10 +264,12 @@ class Deferred:
         """The value, a new one at each call; :class:`ProtocolViolation` if it is not msgpack or nests too deep."""
         try:
             value = msgpack.unpackb(self.data, **_limits(self._max_frame))
+        except msgpack.StackError:
+            raise _too_deep() from None
         except Exception as exc:  # noqa: BLE001 - msgpack raises a few unrelated types on bad input
             raise ProtocolViolation(f"undecodable msgpack data ({str(exc) or type(exc).__name__})") from exc
         if too_deep(value, self._depth):
-            raise ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")
+            raise _too_deep()
         return value
 
 
@@ -268,6 +304,120 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
         level = nested
         depth += 1
     return False
+
+
+def _too_deep() -> ProtocolViolation:
+    return ProtocolViolation(f"arrays and maps nested more than {MAX_DEPTH} deep")
+
+
+#: The headers of msgpack's first bytes 0xc4 … 0xdf: (bytes of the length that follows the first byte, bytes the
+#: value has beyond its header and that length, what the length counts). ``str``, ``bin``, ``ext``: the bytes of the
+#: body (ext: plus its type byte); ``array``, ``map``: the items; ``None``: no length (a number of fixed size).
+_HEADS: dict[int, tuple[int, int, str | None]] = {
+    0xc4: (1, 0, "bin"), 0xc5: (2, 0, "bin"), 0xc6: (4, 0, "bin"),
+    0xc7: (1, 1, "ext"), 0xc8: (2, 1, "ext"), 0xc9: (4, 1, "ext"),
+    0xca: (0, 4, None), 0xcb: (0, 8, None), 0xcc: (0, 1, None), 0xcd: (0, 2, None), 0xce: (0, 4, None),
+    0xcf: (0, 8, None), 0xd0: (0, 1, None), 0xd1: (0, 2, None), 0xd2: (0, 4, None), 0xd3: (0, 8, None),
+    0xd4: (0, 2, None), 0xd5: (0, 3, None), 0xd6: (0, 5, None), 0xd7: (0, 9, None), 0xd8: (0, 17, None),
+    0xd9: (1, 0, "str"), 0xda: (2, 0, "str"), 0xdb: (4, 0, "str"),
+    0xdc: (2, 0, "array"), 0xdd: (4, 0, "array"), 0xde: (2, 0, "map"), 0xdf: (4, 0, "map"),
+}
+
+
+#: Every byte but the first bytes of a header with a length of 16 or 32 bits.
+_PLAIN = bytes(b for b in range(256) if b not in (0xc5, 0xc6, 0xc8, 0xc9) and b < 0xda)
+
+
+def _harmless(data: bytes | bytearray, max_frame: int) -> bool:
+    """Can the first bytes of a frame, ``data``, not announce more than ``max_frame``, whatever they are? At C speed,
+    so that the usual unfinished frame (a reply split over two reads) is not walked: with no byte of a 16- or 32-bit
+    length, each byte announces at most 256 more (a str8's body, a fixmap's 30 items). A body's bytes are counted
+    too, so this may say no when the walk would find nothing."""
+    return len(data) * 257 <= max_frame and not data.translate(None, _PLAIN)
+
+
+def _article(word: str) -> str:
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
+class _Scan:
+    """The headers of one unfinished frame (it begins at stream offset ``at``), walked as its bytes arrive, each
+    byte once: where the walk stopped, the body it is skipping, and the items each open array or map still owes.
+    Every item takes a byte at least, so the frame's size is at least what has arrived, plus the body being skipped,
+    plus a byte for each item owed: beyond ``max_frame`` it is ``oversized`` at once, whatever a header announced
+    (a str32 of 4 GiB, an array32 of 4 G items). What is not msgpack (0xc1) stops the walk: the decoder says what it
+    is when it gets there. The bytes of a body are not looked at (UTF-8 is the decoder's), and neither is the depth:
+    that is the decoded frame's (:func:`too_deep`), where a later value of a key replaces an earlier one whatever
+    its depth, so that a frame is judged alike in one read or byte by byte (msgpack stops at 1,024 levels)."""
+
+    __slots__ = ("at", "max_frame", "pos", "skip", "open", "owed")
+
+    def __init__(self, at: int, max_frame: int) -> None:
+        self.at = at
+        self.max_frame = max_frame
+        self.pos = 0  # the next header begins here (or the body being skipped ends at pos + skip)
+        self.skip = 0
+        self.open: list[int] = []  # items still to begin, of each open array or map, outermost first
+        self.owed = 0  # their sum
+
+    def walk(self, buf: bytes | bytearray) -> None:
+        """Go on from where the last walk stopped, to the end of ``buf`` (the frame's bytes so far)."""
+        pos, skip, open_, owed, end = self.pos, self.skip, self.open, self.owed, len(buf)
+        try:
+            while True:
+                if skip:  # a value's body, or the rest of a number
+                    if pos + skip > end:
+                        skip -= end - pos
+                        pos = end
+                        return
+                    pos += skip
+                    skip = 0
+                    while open_ and not open_[-1]:  # the value ends: so do the arrays and maps it was the last of
+                        open_.pop()
+                    if not open_:
+                        return  # the frame is complete: the decoder has it
+                if pos >= end:
+                    return
+                start, first = pos, buf[pos]
+                length, items = 0, 0
+                if first <= 0x7f or first >= 0xe0 or first in (0xc0, 0xc2, 0xc3):
+                    what: str | None = None
+                    pos += 1
+                elif first <= 0x9f:
+                    what, length = ("map" if first <= 0x8f else "array"), first & 0x0f
+                    pos += 1
+                elif first <= 0xbf:
+                    what, length = "str", first & 0x1f
+                    pos += 1
+                    skip = length
+                elif first == 0xc1:
+                    return  # not msgpack: the decoder says so when it gets there
+                else:
+                    width, extra, what = _HEADS[first]
+                    if pos + 1 + width > end:
+                        return  # the length is not all here yet
+                    length = int.from_bytes(buf[pos + 1:pos + 1 + width], "big") if width else 0
+                    pos += 1 + width
+                    skip = extra if what in (None, "array", "map") else length + extra
+                if open_:  # one item fewer owed to the array or map it is in
+                    open_[-1] -= 1
+                    owed -= 1
+                if what in ("array", "map"):
+                    items = 2 * length if what == "map" else length
+                    open_.append(items)
+                    owed += items
+                if pos + skip + owed > self.max_frame:
+                    counted = "items" if items else "bytes"
+                    announced = f" ({_article(str(what))} header at byte {start} announces {length} {counted})"
+                    raise ProtocolViolation(f"frame larger than {self.max_frame} bytes"
+                                            f"{announced if what and length else ''}", kind=FaultKind.OVERSIZED)
+                if not skip:
+                    while open_ and not open_[-1]:
+                        open_.pop()
+                    if not open_:
+                        return
+        finally:
+            self.pos, self.skip, self.owed = pos, skip, owed
 
 
 _NESTED = (dict, list, tuple)

@@ -29,6 +29,8 @@ __all__ = ["Transport", "ProcessTransport", "MockTransport", "STDERR_CAP"]
 #: How much of a bot's stderr is kept (the most recent bytes).
 STDERR_CAP = 64 * 1024
 _READ_CHUNK = 65536
+#: How often, waiting for a launched bot's answer, the transport looks whether the bot still holds its stdout (s).
+HOLDERS_EVERY = 0.1
 
 
 class Transport(Protocol):
@@ -144,6 +146,10 @@ class ProcessTransport:
         self._closed = False
         self._eof = False  # discard() read the end of the bot's stdout: the next receive reports it
         self.bytes_in = 0
+        # Started through a launcher (the sandbox's bwrap: popen ran something else around argv)? Its own processes
+        # hold the bot's pipes open as long as they live, so a bot that closes its stdout ends nothing: see _holds.
+        self._launched = _CHILDREN and self.proc.args != self.argv
+        self._stdout_link = _link(self._out) if self._launched else ""
 
     @property
     def pid(self) -> int:
@@ -235,7 +241,14 @@ class ProcessTransport:
             if self._eof:
                 raise self._crashed("closed its stdout")
             left = deadline - time.monotonic()
-            ready = self._wait(self._readable, left) if left > 0 else None
+            if self._launched and left > 0:  # in slices: between them, does the bot still hold its stdout?
+                ready = self._wait(self._readable, min(left, HOLDERS_EVERY))
+                if ready is None:
+                    if _holds(self.proc.pid, self._stdout_link) is False:
+                        raise self._crashed("closed its stdout")
+                    continue
+            else:
+                ready = self._wait(self._readable, left) if left > 0 else None
             if ready is None:
                 raise BotTimeout("no answer before the deadline")
             if not ready:
@@ -344,6 +357,68 @@ class ProcessTransport:
         except OSError:
             pass
         return code
+
+
+def _link(fd: int) -> str:
+    """What /proc shows for a descriptor of the pipe ``fd`` is an end of (both ends: the same inode)."""
+    return f"pipe:[{os.fstat(fd).st_ino}]"
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (of each of its threads); none when it is gone."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                found += [int(child) for child in f.read().split()]
+        except FileNotFoundError:  # that thread ended
+            pass
+    return found
+
+
+def _holds(root: int, pipe: str) -> bool | None:
+    """Does a process of the bot hold ``pipe`` (as :func:`_link` shows it)? The bot's processes are those below the
+    launcher's, ``root`` and its descendants that run the same program (bwrap's: the one the referee started and the
+    namespace's PID 1, which keep the bot's stdin, stdout and stderr open as long as they live, whatever the bot
+    does). None when it cannot be told: the bot has not started yet (or has just gone), or /proc does not show it."""
+    try:
+        launcher = os.stat(f"/proc/{root}/exe")
+        level: list[int] = [root]
+        bot: list[int] = []
+        while level:
+            below = [child for pid in level for child in _children(pid)]
+            level = []
+            for pid in below:
+                exe = os.stat(f"/proc/{pid}/exe")
+                same = (exe.st_dev, exe.st_ino) == (launcher.st_dev, launcher.st_ino)
+                (level if same else bot).append(pid)
+        if not bot:
+            return None
+        while bot:
+            pid = bot.pop()
+            try:
+                fds = os.listdir(f"/proc/{pid}/fd")
+            except FileNotFoundError:  # gone meanwhile (a zombie shows no descriptors either)
+                continue
+            for fd in fds:
+                try:
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe:
+                        return True
+                except FileNotFoundError:
+                    pass
+            bot += _children(pid)
+        return False
+    except (OSError, ValueError):  # no such /proc, not ours to look at (a setuid bwrap), gone meanwhile
+        return None
+
+
+#: Does this kernel list each process's children in /proc (CONFIG_PROC_CHILDREN)? Without it, a launched bot that
+#: closes its stdout is seen only when its answer times out.
+_CHILDREN = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
 
 
 class MockTransport:

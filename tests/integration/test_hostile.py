@@ -420,3 +420,82 @@ def test_a_record_to_dev_full_is_one_line() -> None:
     result = referee("play", "durak", "-b", "random", "-b", "first", "--seed", "1", "--record", "/dev/full")
     assert result.returncode == 2 and result.stderr == \
         "referee: error: cannot write the record to /dev/full: No space left on device\n", result.stderr
+
+
+# ------------------------------------------------------------------------------------------------ hostile frames
+
+
+def sandbox(mode: str) -> str:
+    """``mode`` for --sandbox; "on" is skipped where bwrap does not work, except in CI (which installs it)."""
+    if mode == "on" and not _bwrap_works() and os.environ.get("CI") != "true":
+        pytest.skip("needs bubblewrap")
+    return mode
+
+
+def played(mode: str, spec: str, *args: str) -> tuple[list[dict[str, Any]], float]:
+    """``referee play durak`` of heuristic against ``spec`` (--json): the faults, and how long it took."""
+    start = time.monotonic()
+    result = referee("play", "durak", "--bot", "heuristic", "--bot", spec, "--seed", "1", "--sandbox", sandbox(mode),
+                     "--json", *args)
+    seconds = time.monotonic() - start
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    return [f for seat in json.loads(result.stdout)["seats"] for f in seat["faults"]], seconds
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_bare_nesting_instead_of_the_hello_is_one_line_and_nothing_is_stored(mode: str, tmp_path: Path) -> None:
+    """Issue 33: 1,000 nested arrays instead of the hello ended play and tournament run with a RecursionError."""
+    bot = zoo("deep_nesting.py", "bare")
+    result = referee("play", "durak", "--bot", "heuristic", "--bot", bot, "--sandbox", sandbox(mode))
+    assert_one_line(result, "cannot play: arrays and maps nested more than 32 deep")
+    db = tmp_path / "t.db"
+    result = referee("tournament", "run", "durak", "--bot", "heuristic", "--bot", bot, "--games", "2", "--db", str(db),
+                     "--sandbox", mode)
+    assert_one_line(result, "cannot play: arrays and maps nested more than 32 deep")
+    assert not db.exists()
+
+
+def test_bare_nesting_is_a_failed_check_not_a_traceback() -> None:
+    result = referee("check", zoo("deep_nesting.py", "bare"), "--cases", "2.1,2.2", "--seed", "1", "--json")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    cases = json.loads(result.stdout)["cases"]
+    assert {c["id"]: c["verdict"] for c in cases} == {"2.1": "FAILED", "2.2": "FAILED"}
+    result = referee("check", zoo("deep_nesting.py", "bare-action", "2"), "--cases", "3.1", "--seed", "1", "--json")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert "malformed: arrays and maps nested more than 32 deep" in result.stdout
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_bare_nesting_mid_game_is_malformed_and_the_bot_restarted(mode: str, tmp_path: Path) -> None:
+    """Issue 33: it was recorded as crash ("maximum recursion depth exceeded") and the process was kept."""
+    faults, _ = played(mode, zoo("deep_nesting.py", "bare-action", "2"))
+    assert faults == [{"kind": "malformed", "decision": 2, "message": "arrays and maps nested more than 32 deep"}]
+    db = tmp_path / "t.db"
+    result = referee("tournament", "run", "durak", "--bot", "heuristic", "--bot",
+                     zoo("deep_nesting.py", "bare-action", "2"), "--games", "2", "--db", str(db), "--workers", "1",
+                     "--seed", "1", "--sandbox", mode)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    games = json.loads(referee("tournament", "games", str(db), "--json").stdout)["games"]
+    # a fresh process for every game: each one faults at its own 2nd request (a kept one would not again)
+    assert len(games) == 4 and all([f["kind"] for f in g["faults"]] == ["malformed"] for g in games)
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+@pytest.mark.parametrize("variant", ["str", "bin"])
+def test_a_4_gib_header_alone_is_oversized_at_once(mode: str, variant: str) -> None:
+    """Issue 33: a str32/bin32 header of 4 GiB and nothing after it ended in timeout, timeout, stall."""
+    faults, seconds = played(mode, zoo("huge_frame.py", variant, "header"), "--move-time", "3000")
+    assert [f["kind"] for f in faults] == ["oversized"]
+    assert "announces 4294967295 bytes" in faults[0]["message"]
+    assert seconds < 15  # the three timeouts alone would take 9 s and more
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_a_bot_that_closes_its_stdout_and_stays_is_a_crash_at_once(mode: str) -> None:
+    """Issue 33: under bwrap (which holds the pipe open) it was timeout, timeout, stall."""
+    faults, seconds = played(mode, zoo("close_stdout.py", "2"), "--move-time", "3000")
+    assert faults == [{"kind": "crash", "decision": 2, "message": "bot closed its stdout (still running)"}]
+    assert seconds < 15
+    result = referee("play", "durak", "--bot", "heuristic", "--bot", zoo("close_stdout.py", "hello"), "--sandbox",
+                     mode)
+    assert_one_line(result, "cannot play: bot closed its stdout")

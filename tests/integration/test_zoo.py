@@ -386,6 +386,66 @@ def test_deeply_nested_answer_mid_game_is_malformed_and_killed(closing: list[Zoo
     assert_gone(z)
 
 
+@pytest.mark.parametrize("depth", ["33", "1000", "5000"])
+def test_bare_nested_arrays_instead_of_the_hello_are_malformed(closing: list[Zoo], depth: str) -> None:
+    """Issue 33: 1,000 nested arrays, alone, used to reach repr() and end the referee with a RecursionError."""
+    z = zoo("deep_nesting.py", "bare", "1", depth)
+    closing.append(z)
+    record = play(z.bot)
+    assert kinds(record) == ["malformed"]
+    assert record.faults[0].decision == 0 and "nested more than 32 deep" in record.faults[0].message
+    assert_forfeit(record)
+    assert not z.bot.alive
+    close(z)
+    assert_gone(z)
+
+
+def test_bare_nested_arrays_mid_game_are_malformed_and_the_bot_restarted(closing: list[Zoo]) -> None:
+    """Issue 33: recorded as crash ("maximum recursion depth exceeded"), and the process was kept."""
+    z = zoo("deep_nesting.py", "bare-action", "2")
+    closing.append(z)
+    record = play(z.bot)
+    assert kinds(record) == ["malformed"]
+    assert record.faults[0].decision == zoo_decisions(record)[1]
+    assert record.faults[0].message == "arrays and maps nested more than 32 deep"
+    assert not z.bot.alive  # killed, not kept
+    assert_gone(z)
+    play(z.bot, seed=SEED + 1)  # the next game starts a fresh process (which faults again at its 2nd request)
+    assert z.bot.starts == 2
+    close(z)
+    assert_gone(z)
+
+
+@pytest.mark.parametrize("variant", ["bin", "str"])
+def test_a_header_announcing_4_gib_alone_is_oversized_at_once(closing: list[Zoo], variant: str) -> None:
+    """Issue 33: the header and nothing after it used to wait for the 4 GiB: timeout, timeout, stall."""
+    z = zoo("huge_frame.py", variant, "header")
+    closing.append(z)
+    record = play(z.bot)
+    assert kinds(record) == ["oversized"]
+    assert record.faults[0].decision == zoo_decisions(record)[0]
+    assert "announces 4294967295 bytes" in record.faults[0].message
+    assert_forfeit(record)
+    assert not z.bot.alive
+    close(z)
+    assert_gone(z)
+
+
+@pytest.mark.parametrize("at", ["hello", "2"])
+def test_a_bot_that_closes_its_stdout_and_stays_is_a_crash_at_once(closing: list[Zoo], at: str) -> None:
+    """Without the sandbox (tests/integration/test_hostile.py runs it with the sandbox too)."""
+    z = zoo("close_stdout.py", at)
+    closing.append(z)
+    start = time.monotonic()
+    record = play(z.bot)
+    assert time.monotonic() - start < 2 * MOVE_TIME + 1.0  # no timeouts waited out
+    assert kinds(record) == ["crash"] and "closed its stdout" in record.faults[0].message
+    assert record.faults[0].decision == (0 if at == "hello" else zoo_decisions(record)[1])
+    assert not z.bot.alive
+    close(z)
+    assert_gone(z)
+
+
 @pytest.mark.parametrize("mode", ["true", "float"])
 def test_an_id_of_true_or_1_0_answers_nothing(closing: list[Zoo], mode: str) -> None:
     z = zoo("odd_ids.py", mode)

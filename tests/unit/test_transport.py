@@ -167,6 +167,32 @@ def test_a_bot_killed_by_a_signal_says_which(start: Any) -> None:
         t.receive(soon())
 
 
+def launcher(argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+    """A popen like the sandbox's: a program of its own (sh, in place of bwrap) starts the bot as its child and, as
+    bwrap does, keeps the bot's stdin, stdout and stderr open until the bot exits."""
+    return subprocess.Popen(["/bin/sh", "-c", '"$@"; exit $?', "sh", *argv], **kwargs)
+
+
+@pytest.mark.skipif(not os.path.exists(f"/proc/self/task/{os.getpid()}/children"), reason="needs /proc's children")
+def test_a_launched_bot_that_closes_its_stdout_and_stays_is_a_crash_at_once(start: Any) -> None:
+    """Issue 33: the launcher holds the pipe open (no end of file): the transport looks below it for who holds it."""
+    t = start(script("put({'hi': 1}); os.close(1); time.sleep(30)"), popen=launcher)
+    assert t.receive(soon()) == {"hi": 1}
+    began = time.monotonic()
+    with pytest.raises(BotCrashed, match=r"^bot closed its stdout \(still running\)$"):
+        t.receive(soon(10))
+    assert time.monotonic() - began < 2
+
+
+def test_a_launched_bot_whose_child_keeps_its_stdout_is_not_a_crash(start: Any) -> None:
+    """A process of the bot that still holds the pipe (a child it started) keeps it open, as without a launcher."""
+    t = start(script("if os.fork() == 0:\n    time.sleep(30)\nput({'hi': 1}); os.close(1); time.sleep(30)"),
+              popen=launcher)
+    assert t.receive(soon()) == {"hi": 1}
+    with pytest.raises(BotTimeout):
+        t.receive(soon(0.5))
+
+
 def test_a_bot_that_closed_its_stdin_is_a_crash_on_send(start: Any) -> None:
     t = start(script("os.close(0); put({'closed': True}); time.sleep(30)"))
     assert t.receive(soon()) == {"closed": True}
