@@ -56,30 +56,40 @@ _counter = itertools.count()
 
 @dataclass(frozen=True)
 class Support:
-    """What this machine's cgroups give a bot: ``version`` is ``v1``, ``v2`` or ``none``; ``dirs`` maps each usable
-    controller (``freezer``, ``memory``, ``pids``, ``cpuset``) to the folder the bots' cgroups are made in (one
-    folder for every controller under v2)."""
+    """What this machine's cgroups give a bot: ``dirs`` maps each usable controller (``freezer``, ``memory``,
+    ``pids``, ``cpuset``) to the folder the bots' cgroups are made in, ``kinds`` each to the kind of its hierarchy
+    (``v1``, or ``v2``: one folder for every v2 controller). A v1 machine that also has a writable v2 hierarchy freezes
+    there: a fatal signal kills a task frozen by the v2 freezer, not one frozen by v1's."""
 
-    version: str
     dirs: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
     why: str = ""  # why there are no cgroups, or why some controller is missing
+
+    @property
+    def version(self) -> str:
+        """``v1``, ``v2``, ``v1+v2`` (v1's controllers, v2's freezer) or ``none``."""
+        found = sorted(set(self.kinds.values()))
+        return "+".join(found) if found else "none"
 
     @property
     def freezer(self) -> bool:
         return "freezer" in self.dirs
 
-    def protections(self) -> list[str]:
-        """The protections on, in words."""
-        found = [what for key, what in (("memory", "memory (all the bot's processes)"),
-                                         ("pids", "process count"), ("cpuset", "CPU set"))
-                 if key in self.dirs]
-        found.append("freezing (cgroup freezer)" if self.freezer else "freezing (signals)")
-        return found
+    def kind(self, controller: str) -> str:
+        return self.kinds.get(controller, "")
 
     def describe(self) -> str:
         """One line: which protections a sandboxed bot gets here."""
-        where = {"v1": "cgroup v1", "v2": "cgroup v2", "none": "no cgroups"}[self.version]
-        line = f"{where}: {', '.join(self.protections())}"
+        words = {"memory": "memory (all the bot's processes)", "pids": "process count", "cpuset": "CPU set",
+                 "freezer": "freezing (cgroup freezer)"}
+        parts = []
+        for kind in ("v1", "v2"):
+            names = [words[c] for c in words if self.kinds.get(c) == kind]
+            if names:
+                parts.append(f"cgroup {kind}: {', '.join(names)}")
+        if not self.freezer:
+            parts.append(("" if parts else "no cgroups: ") + "freezing (signals)")
+        line = "; ".join(parts)
         return f"{line}; {self.why}" if self.why else line
 
 
@@ -156,7 +166,8 @@ def _v1(mounts: list[tuple[str, str, set[str]]], own: dict[str, str]) -> Support
     if not dirs:
         return None
     missing = [name for name in _V1_CONTROLLERS if name not in dirs]
-    return Support("v1", dirs, f"not writable or not mounted: {', '.join(missing)}" if missing else "")
+    return Support(dirs, dict.fromkeys(dirs, "v1"), f"not writable or not mounted: {', '.join(missing)}"
+                   if missing else "")
 
 
 def _v2(mounts: list[tuple[str, str, set[str]]], own: dict[str, str]) -> Support | None:
@@ -176,7 +187,7 @@ def _v2(mounts: list[tuple[str, str, set[str]]], own: dict[str, str]) -> Support
     dirs = {"freezer": base, **{c: base for c in controllers}}
     absent = [c for c in wanted if c not in controllers]
     why = f"controllers not delegated to the referee's cgroup: {', '.join(absent)}" if absent else ""
-    return Support("v2", dirs, why)
+    return Support(dirs, dict.fromkeys(dirs, "v2"), why)
 
 
 def _enable(base: str, controllers: list[str]) -> set[str]:
@@ -219,38 +230,54 @@ def detect(mode: str = "auto") -> Support:
     if mode not in MODES:
         raise ConfigError(f"{MODE_ENV} takes {', '.join(MODES)}, got {mode!r}")
     if mode == "off":
-        return Support("none", why=f"{MODE_ENV}=off")
+        return Support(why=f"{MODE_ENV}=off")
     root = _root()
     mounts, own = _mounts(root), _own_paths()
     if not mounts:
-        return Support("none", why=f"no cgroup file system at {root}")
-    found = None
-    if mode in ("auto", "v1"):
-        found = _v1(mounts, own)
-    if (found is None or not found.freezer) and mode in ("auto", "v2"):
-        v2 = _v2(mounts, own)
-        if v2 is not None and (found is None or len(v2.dirs) >= len(found.dirs)):
-            found = v2
-    if found is None:
-        return Support("none", why="no cgroup the referee may write (run as root, or in a delegated cgroup v2)")
+        return Support(why=f"no cgroup file system at {root}")
+    v1 = _v1(mounts, own) if mode in ("auto", "v1") else None
+    v2 = _v2(mounts, own) if mode in ("auto", "v2") else None
+    if v1 is None and v2 is None:
+        return Support(why="no cgroup the referee may write (run as root, or in a delegated cgroup v2)")
+    if v1 is None or v2 is None:
+        found = v1 or v2
+    else:  # each controller from v1 where it is there, else from v2; the freezer from v2 (fatal signals pass it)
+        dirs, kinds = {}, {}
+        for controller in ("memory", "pids", "cpuset", "freezer"):
+            first, second = (v2, v1) if controller == "freezer" else (v1, v2)
+            chosen = first if controller in first.dirs else second if controller in second.dirs else None
+            if chosen is not None:
+                dirs[controller], kinds[controller] = chosen.dirs[controller], chosen.kinds[controller]
+        missing = [c for c in ("memory", "pids", "cpuset") if c not in dirs]
+        found = Support(dirs, kinds, f"missing: {', '.join(missing)}" if missing else "")
+    assert found is not None
     _sweep(found)
     return found
 
 
 def _sweep(found: Support) -> None:
-    """Remove the empty cgroups of bots whose referee is gone (one SIGKILLed has no time to)."""
-    for folder in set(found.dirs.values()):
+    """Remove the cgroups of bots whose referee is gone (one SIGKILLed has no time to). Their processes are killed
+    first: a task frozen by the v1 freezer does not die of its SIGKILL until it is thawed."""
+    for controller, folder in found.dirs.items():
         try:
             names = os.listdir(folder)
         except OSError:
             continue
         for name in names:
-            if not name.startswith(_PREFIX):
+            owner = name[len(_PREFIX):].partition("-")[0] if name.startswith(_PREFIX) else ""
+            if not owner.isdigit() or _alive(int(owner)):
                 continue
-            owner = name[len(_PREFIX):].partition("-")[0]
-            if owner.isdigit() and not _alive(int(owner)):
-                with contextlib.suppress(OSError):
-                    os.rmdir(os.path.join(folder, name))
+            path = os.path.join(folder, name)
+            with contextlib.suppress(OSError):
+                for pid in _read(os.path.join(path, "cgroup.procs")).split():
+                    os.kill(int(pid), signal.SIGKILL)
+                state = os.path.join(path, "freezer.state")
+                if controller == "freezer" and found.kind(controller) == "v1" and os.path.exists(state):
+                    _write(state, "THAWED")
+                deadline = time.monotonic() + 1.0
+                while _read(os.path.join(path, "cgroup.procs")) and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                os.rmdir(path)
 
 
 def _alive(pid: int) -> bool:
@@ -284,6 +311,7 @@ class BotGroup:
         self._scanned = -STRAY_SCAN_SECONDS  # when /proc was last scanned for them
         self._procs: list[bytes] = []  # encoded paths of the cgroup.procs files joined before exec
         self._freeze_fd: int | None = None
+        self._v1_freezer = False
         name = f"{_PREFIX}{os.getpid()}-{next(_counter)}"
         try:
             self._make(name, memory_mb, processes, cpus)
@@ -299,21 +327,20 @@ class BotGroup:
                 os.mkdir(folder)
                 self._procs.append(os.fsencode(os.path.join(folder, "cgroup.procs")))
             self.folders[controller] = folder
-        v1 = self.support.version == "v1"
         if "cpuset" in self.folders:
             folder, parent = self.folders["cpuset"], self.support.dirs["cpuset"]
             wanted = set(cpus if cpus is not None else os.sched_getaffinity(0))
             allowed = _cpu_list(_read(os.path.join(parent, "cpuset.effective_cpus")) or
                                 _read(os.path.join(parent, "cpuset.cpus")))
             chosen = sorted(wanted & allowed if allowed else wanted) or sorted(allowed)
-            if v1:  # a v1 cpuset starts empty: it takes no process before it has cores and memory nodes
+            if self.support.kind("cpuset") == "v1":  # a v1 cpuset starts empty: no process before cores and nodes
                 mems = _read(os.path.join(parent, "cpuset.effective_mems")) or _read(
                     os.path.join(parent, "cpuset.mems"))
                 _write(os.path.join(folder, "cpuset.mems"), mems)
             _write(os.path.join(folder, "cpuset.cpus"), ",".join(map(str, chosen)))
         if "memory" in self.folders and memory_mb:
             folder, limit = self.folders["memory"], str(memory_mb * _MB)
-            if v1:
+            if self.support.kind("memory") == "v1":
                 _write(os.path.join(folder, "memory.limit_in_bytes"), limit)
                 swap = os.path.join(folder, "memory.memsw.limit_in_bytes")
                 if os.path.exists(swap):  # no way out through swap
@@ -326,7 +353,8 @@ class BotGroup:
         if "pids" in self.folders and processes:
             _write(os.path.join(self.folders["pids"], "pids.max"), str(processes))
         if "freezer" in self.folders:
-            state = "freezer.state" if v1 else "cgroup.freeze"
+            self._v1_freezer = self.support.kind("freezer") == "v1"
+            state = "freezer.state" if self._v1_freezer else "cgroup.freeze"
             self._freeze_fd = os.open(os.path.join(self.folders["freezer"], state),
                                       os.O_WRONLY | os.O_CLOEXEC | os.O_CREAT, 0o644)
 
@@ -356,7 +384,7 @@ class BotGroup:
             return
         self._frozen = True
         if self._freeze_fd is not None:
-            os.write(self._freeze_fd, b"FROZEN" if self.support.version == "v1" else b"1")
+            os.write(self._freeze_fd, b"FROZEN" if self._v1_freezer else b"1")
             return
         self._signal_freeze()
 
@@ -365,7 +393,7 @@ class BotGroup:
             return
         self._frozen = False
         if self._freeze_fd is not None:
-            os.write(self._freeze_fd, b"THAWED" if self.support.version == "v1" else b"0")
+            os.write(self._freeze_fd, b"THAWED" if self._v1_freezer else b"0")
             return
         assert self.pid is not None
         with contextlib.suppress(OSError):
@@ -411,7 +439,7 @@ class BotGroup:
         folder = self.folders.get("memory")
         if folder is None:
             return False
-        name = "memory.oom_control" if self.support.version == "v1" else "memory.events"
+        name = "memory.oom_control" if self.support.kind("memory") == "v1" else "memory.events"
         for line in _read(os.path.join(folder, name)).splitlines():
             key, _, value = line.partition(" ")
             if key == "oom_kill" and value.strip().isdigit() and int(value) > 0:
@@ -427,16 +455,17 @@ class BotGroup:
 
     def kill(self) -> None:
         """SIGKILL every process of the bot, the ones that left its process group too; frozen ones die thawed."""
-        if self.support.version == "v2" and self.folders:
+        if self.support.kind("freezer") == "v2" and self.folders:
+            try:
+                _write(os.path.join(self.folders["freezer"], "cgroup.kill"), "1")  # Linux 5.14
+                return
+            except OSError:
+                pass
+        self.freeze()  # no new process between the listing and the kill
+        for pid in self.pids():
             with contextlib.suppress(OSError):
-                _write(os.path.join(self.folders["freezer"], "cgroup.kill"), "1")
-        else:
-            self.freeze()  # no new process between the listing and the kill
-            for pid in self.pids():
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-        self._frozen = True
-        self.thaw()
+                os.kill(pid, signal.SIGKILL)
+        self.thaw()  # a task frozen by the v1 freezer dies of its SIGKILL only once thawed
 
     def remove(self, wait: float = 2.0) -> None:
         """Remove the group's folders, once its processes are gone (waiting up to ``wait`` seconds)."""

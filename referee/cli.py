@@ -234,8 +234,6 @@ def play(
         for player in players:
             player.close()
         raise
-    if confined is not None:  # which protections the program bots get here, in one line
-        typer.echo(f"protections: {protections(confined.enabled)}", err=True)
     for spec, player in zip(specs, players, strict=True):
         if spec.interactive:  # a person reads the game's own words for the events (docs/HUMAN.md)
             setattr(player, "narrator", chosen.narrate)  # noqa: B010 - an attribute of that bot, not of Bot
@@ -247,6 +245,8 @@ def play(
     out = sys.stderr if json_out else sys.stdout
     try:
         deal = keyed_seed(derive_key("play", seed), seed) if confined is not None else seed
+        if confined is not None:  # which protections the program bots get here, in one line
+            typer.echo(f"protections: {protections(confined.enabled)}", err=True)
         result = play_game(chosen, players, seed=deal, options=options, dealer=dealer, policy=on_fault,
                            listener=_narrator(chosen, out) if verbose else None)
     finally:

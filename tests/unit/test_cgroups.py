@@ -32,6 +32,8 @@ def test_v1_gives_every_controller_it_finds(fake: Path) -> None:
                                                                      "cpuset.effective_mems": "0"}})
     found = cgroups.detect("auto")
     assert found.version == "v1" and set(found.dirs) == {"freezer", "memory", "pids", "cpuset"} and not found.why
+    assert found.describe() == ("cgroup v1: memory (all the bot's processes), process count, CPU set, freezing "
+                                "(cgroup freezer)")
     group = cgroups.BotGroup(found=found, memory_mb=100, processes=20, cpus=[1, 2, 9])
     mem, pids, cpus = (Path(group.folders[c]) for c in ("memory", "pids", "cpuset"))
     assert (mem / "memory.limit_in_bytes").read_text() == str(100 * 1024 * 1024)
@@ -46,6 +48,23 @@ def test_v1_gives_every_controller_it_finds(fake: Path) -> None:
     assert not group.out_of_memory()
     (mem / "memory.oom_control").write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
     assert group.out_of_memory()
+
+
+def test_v1_with_a_v2_hierarchy_freezes_there(fake: Path) -> None:
+    """These machines: the v1 controllers, and a v2 hierarchy without controllers, whose freezer lets a fatal signal
+    through (a referee SIGKILLed while its bots are frozen leaves none behind)."""
+    tree(fake, {"freezer": {}, "memory": {}, "pids": {}, "cpuset": {"cpuset.effective_cpus": "0-1"},
+                "unified": {"cgroup.controllers": "", "cgroup.subtree_control": ""}})
+    found = cgroups.detect("auto")
+    assert found.version == "v1+v2" and found.kinds == {"memory": "v1", "pids": "v1", "cpuset": "v1",
+                                                        "freezer": "v2"}
+    assert found.describe() == ("cgroup v1: memory (all the bot's processes), process count, CPU set; cgroup v2: "
+                                "freezing (cgroup freezer)")
+    group = cgroups.BotGroup(found=found, memory_mb=10)
+    group.started(os.getpid())
+    group.freeze()
+    assert (Path(group.folders["freezer"]) / "cgroup.freeze").read_text() == "1"
+    assert Path(group.folders["freezer"]).parent == fake / "unified"
 
 
 def test_v1_without_a_freezer_freezes_by_signals(fake: Path) -> None:
@@ -100,7 +119,8 @@ def test_a_bad_mode_is_a_config_error() -> None:
 def test_a_group_that_cannot_be_made_is_no_group(tmp_path: Path) -> None:
     """A cgroup that cannot be made (its parent is gone, say) leaves no half-made group: the bot is frozen by
     signals, and only the sandbox's own limits hold."""
-    found = cgroups.Support("v1", {"freezer": str(tmp_path), "memory": str(tmp_path / "gone")})
+    found = cgroups.Support({"freezer": str(tmp_path), "memory": str(tmp_path / "gone")},
+                            {"freezer": "v1", "memory": "v1"})
     group = cgroups.BotGroup(found=found, memory_mb=10)
     assert group.folders == {} and list(tmp_path.iterdir()) == []
 

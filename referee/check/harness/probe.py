@@ -61,9 +61,11 @@ class Probe(ProcessTransport):
     # ------------------------------------------------------------------------------------------ writing
 
     def send(self, message: dict[str, Any], deadline: float) -> None:
-        if message.get("type") == "bye":
-            self.resume()  # frozen since its last answer, as in a tournament: thawed to leave (PROTOCOL.md section 8)
         self.twist.send(self, message, deadline)
+
+    def pause(self) -> None:
+        """Never frozen: the suite watches what a bot writes unasked (3.5, 7.2), which a tournament's freezing would
+        only delay to its next request (PROTOCOL.md section 8)."""
 
     def write(self, frames: Sequence[tuple[bytes, Any]], deadline: float, note: str = "") -> None:
         """Write frames (their bytes and the value they encode) in one write, then record them."""
@@ -108,7 +110,6 @@ class Probe(ProcessTransport):
     def close_stdin(self) -> None:
         """End of input for the bot (the referee went away)."""
         assert self.proc.stdin is not None
-        self.resume()
         self.proc.stdin.close()
         self.run.note("closed the bot's stdin (end of input)", self.number)
 
