@@ -150,7 +150,7 @@ def test_a_bot_cannot_widen_its_cores() -> None:
 
 
 @pytest.mark.parametrize("mode", ["auto", "v1", "v2", "off"])
-def test_a_referee_killed_while_its_bot_is_frozen_leaves_nothing(mode: str, token: str) -> None:
+def test_a_referee_killed_while_its_bot_is_frozen_leaves_nothing(mode: str, token: str) -> None:  # noqa: F811
     """SIGKILL of the referee while its bot is frozen (its opponent thinks 400 ms a move): the v2 freezer lets the
     fatal signal through, and the signals' SIGSTOP does too; a task frozen by the v1 freezer waits to be thawed, which
     the next referee to start on the machine does for the cgroups of referees that are gone."""
