@@ -4,7 +4,6 @@ game, in ``play``, ``check`` and ``tournament run``; not the bot's own "No such 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import uuid
@@ -13,8 +12,9 @@ from pathlib import Path
 
 import pytest
 from cli_process import run_referee
+from test_sandbox import require_bwrap
 
-from referee.sandbox import hidden_paths, probe
+from referee.sandbox import hidden_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -22,14 +22,6 @@ PY = sys.executable
 BOT = (f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
        "import runpy\nrunpy.run_module('bots.random', run_name='__main__')\n")
 
-
-def require_bwrap() -> None:
-    problem = probe()
-    if problem is None:
-        return
-    if shutil.which("bwrap") is None and os.environ.get("CI") != "true":
-        pytest.skip(f"the sandbox does not work here: {problem}")
-    pytest.fail(f"the sandbox does not work: {problem}")
 
 
 @pytest.fixture
