@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -21,9 +22,11 @@ from typing import Any
 
 import pytest
 from cli_process import run_referee
+from test_zoo import zoo_decisions
 from typer.testing import CliRunner
 
 from referee.cli import app
+from referee.record import read_record
 from referee.terminal import printable
 from referee.transport import ProcessTransport
 from tournaments.storage import StorageError, Store
@@ -432,14 +435,17 @@ def sandbox(mode: str) -> str:
     return mode
 
 
-def played(mode: str, spec: str, *args: str) -> tuple[list[dict[str, Any]], float]:
-    """``referee play durak`` of heuristic against ``spec`` (--json): the faults, and how long it took."""
+def played(mode: str, spec: str, *args: str) -> tuple[list[dict[str, Any]], float, list[int]]:
+    """``referee play durak`` of heuristic against ``spec`` (--json): the faults, how long it took, and the decisions
+    at which ``spec`` (seat 1) was asked, from the game's record (its deal is keyed: it depends on the secret)."""
     start = time.monotonic()
-    result = referee("play", "durak", "--bot", "heuristic", "--bot", spec, "--seed", "1", "--sandbox", sandbox(mode),
-                     "--json", *args)
-    seconds = time.monotonic() - start
-    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
-    return [f for seat in json.loads(result.stdout)["seats"] for f in seat["faults"]], seconds
+    with tempfile.TemporaryDirectory() as folder:
+        result = referee("play", "durak", "--bot", "heuristic", "--bot", spec, "--seed", "1", "--sandbox",
+                         sandbox(mode), "--json", "--record", f"{folder}/game.json", *args)
+        seconds = time.monotonic() - start
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
+        asked = zoo_decisions(read_record(Path(folder, "game.json")), seat=1)
+    return [f for seat in json.loads(result.stdout)["seats"] for f in seat["faults"]], seconds, asked
 
 
 @pytest.mark.parametrize("mode", ["off", "on"])
@@ -468,8 +474,9 @@ def test_bare_nesting_is_a_failed_check_not_a_traceback() -> None:
 @pytest.mark.parametrize("mode", ["off", "on"])
 def test_bare_nesting_mid_game_is_malformed_and_the_bot_restarted(mode: str, tmp_path: Path) -> None:
     """Issue 33: it was recorded as crash ("maximum recursion depth exceeded") and the process was kept."""
-    faults, _ = played(mode, zoo("deep_nesting.py", "bare-action", "2"))
-    assert faults == [{"kind": "malformed", "decision": 2, "message": "arrays and maps nested more than 32 deep"}]
+    faults, _, asked = played(mode, zoo("deep_nesting.py", "bare-action", "2"))
+    assert faults == [{"kind": "malformed", "decision": asked[1],
+                       "message": "arrays and maps nested more than 32 deep"}]
     db = tmp_path / "t.db"
     result = referee("tournament", "run", "durak", "--bot", "heuristic", "--bot",
                      zoo("deep_nesting.py", "bare-action", "2"), "--games", "2", "--db", str(db), "--workers", "1",
@@ -484,7 +491,7 @@ def test_bare_nesting_mid_game_is_malformed_and_the_bot_restarted(mode: str, tmp
 @pytest.mark.parametrize("variant", ["str", "bin"])
 def test_a_4_gib_header_alone_is_oversized_at_once(mode: str, variant: str) -> None:
     """Issue 33: a str32/bin32 header of 4 GiB and nothing after it ended in timeout, timeout, stall."""
-    faults, seconds = played(mode, zoo("huge_frame.py", variant, "header"), "--move-time", "3000")
+    faults, seconds, _ = played(mode, zoo("huge_frame.py", variant, "header"), "--move-time", "3000")
     assert [f["kind"] for f in faults] == ["oversized"]
     assert "announces 4294967295 bytes" in faults[0]["message"]
     assert seconds < 15  # the three timeouts alone would take 9 s and more
@@ -493,8 +500,8 @@ def test_a_4_gib_header_alone_is_oversized_at_once(mode: str, variant: str) -> N
 @pytest.mark.parametrize("mode", ["off", "on"])
 def test_a_bot_that_closes_its_stdout_and_stays_is_a_crash_at_once(mode: str) -> None:
     """Issue 33: under bwrap (which holds the pipe open) it was timeout, timeout, stall."""
-    faults, seconds = played(mode, zoo("close_stdout.py", "2"), "--move-time", "3000")
-    assert faults == [{"kind": "crash", "decision": 2, "message": "bot closed its stdout (still running)"}]
+    faults, seconds, asked = played(mode, zoo("close_stdout.py", "2"), "--move-time", "3000")
+    assert faults == [{"kind": "crash", "decision": asked[1], "message": "bot closed its stdout (still running)"}]
     assert seconds < 15
     result = referee("play", "durak", "--bot", "heuristic", "--bot", zoo("close_stdout.py", "hello"), "--sandbox",
                      mode)
