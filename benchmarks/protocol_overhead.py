@@ -14,9 +14,9 @@ Measured in one run, on the same machine:
 (c) what pinning can save (issue 15's pinned workers): a 1-byte round trip through a pipe to a process that only
     writes the byte back, both on one core, on two different cores, and unpinned, interleaved, the best of three;
     from it, how much faster (b) can be pinned than unpinned at most;
-(d) what freezing costs (issue 33): (b) again with both bots in the sandbox, frozen from each answer to their next
-    request by the cgroup freezer, by signals (the fallback without cgroups), and not frozen, interleaved rounds;
-    the referee's CPU per decision against the one not frozen (the bound: at most 10 % more).
+(d) what freezing costs (issue 33): (b) again with both bots in the sandbox, frozen between their requests by the
+    cgroup freezer, by signals (the fallback without cgroups), and not frozen, interleaved rounds; the referee's CPU
+    per decision against the one not frozen (the bound: at most 10 % more).
 
 "The referee's cost per decision" is (b), and the ratio the issue targets is (b)/(a): wall clock per decision
 over wall clock per raw round trip. To show where (b) goes, the CPU time of each process is printed per decision

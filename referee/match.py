@@ -19,8 +19,10 @@ from protocol.actions import Action
 from protocol.bot import Bot, Decision, GameInfo
 from protocol.faults import Fault, FaultKind
 
+from .cgroups import freeze_idle, idle_pending
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
+from .remote import RemoteBot
 from .results import GameResult
 from .rng import derive_seed
 
@@ -170,6 +172,9 @@ def play_game(
     # (State.apply would search the legal list again).
     legal_actions, apply_legal, observe = state.legal_actions, state._apply, state.observe
     acts = [bot.act for bot in bots]
+    # An in-process bot thinks in this process: a program bot that has answered must not run on beside it (a program
+    # bot waited for freezes the others itself after a short grace, referee/cgroups.py)
+    in_process = [not isinstance(bot, RemoteBot) for bot in bots]
     while (to_act := state.to_act) is not None:
         seat = to_act
         legal = legal_actions()
@@ -180,6 +185,8 @@ def play_game(
         if not disabled[seat] and (len(legal) > 1 or not is_forced(legal)):
             since = cursors[seat]
             cursors[seat] = state.log_size
+            if in_process[seat] and idle_pending():
+                freeze_idle()
             try:
                 answer = acts[seat](Decision(seat, legal, partial(observe, seat, since)))
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)

@@ -160,7 +160,7 @@ class RemoteBot(BotBase):
         finally:  # time beyond the move limit comes out of the bank, answered or not
             self.clock.spend(time.monotonic() - self._written_at)
             if self.transport is not None:
-                self.transport.pause()  # frozen from its answer (or its time-out) to its next request
+                self.transport.idle()  # frozen from soon after its answer (or its time-out) to its next request
         self.clock.answered()
         self._answered = True
         text = reply.get("action")
@@ -207,6 +207,7 @@ class RemoteBot(BotBase):
             assert self.transport is not None
             try:
                 self.transport.send(game_over(dict(result)), time.monotonic() + self.time.handshake_time)
+                self.transport.pause()  # between games too
             except BotError:
                 self._drop()
 

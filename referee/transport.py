@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from protocol.wire import MAX_FRAME, FrameDecoder, packer
 
-from .cgroups import BotGroup
+from .cgroups import FREEZE_AFTER, BotGroup, freeze_idle, idle_pending
 from .sandbox import BotProcess
 from .wirelog import FROM_BOT, TO_BOT, WireLog
 
@@ -53,6 +53,11 @@ class Transport(Protocol):
 
     def pause(self) -> None:
         """The bot is not asked anything now: stop it until :meth:`resume` (a sandboxed bot; others run on)."""
+        ...
+
+    def idle(self) -> None:
+        """The bot has answered: stop it (as :meth:`pause`) once the referee has waited on another bot for
+        :data:`~referee.cgroups.FREEZE_AFTER`, or before an in-process bot is asked."""
         ...
 
     def resume(self) -> None:
@@ -177,6 +182,10 @@ class ProcessTransport:
         if self.group is not None and not self._closed:
             self.group.freeze()
 
+    def idle(self) -> None:
+        if self.group is not None and not self._closed:
+            self.group.idle()
+
     def resume(self) -> None:
         if self.group is not None:
             self.group.thaw()
@@ -241,7 +250,12 @@ class ProcessTransport:
             if self._eof:
                 raise self._crashed("closed its stdout")
             left = deadline - time.monotonic()
-            if self._launched and left > 0:  # in slices: between them, does the bot still hold its stdout?
+            if left > FREEZE_AFTER and idle_pending():  # other bots that answered run on: not for long
+                ready = self._wait(self._readable, FREEZE_AFTER)
+                if ready is None:
+                    freeze_idle()
+                    continue
+            elif self._launched and left > 0:  # in slices: between them, does the bot still hold its stdout?
                 ready = self._wait(self._readable, min(left, HOLDERS_EVERY))
                 if ready is None:
                     if _holds(self.proc.pid, self._stdout_link) is False:
@@ -473,6 +487,9 @@ class MockTransport:
     def pause(self) -> None:
         self.paused = True
         self.log.append("pause")
+
+    def idle(self) -> None:
+        self.log.append("idle")
 
     def resume(self) -> None:
         self.paused = False

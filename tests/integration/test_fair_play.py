@@ -25,7 +25,14 @@ import pytest
 from cli_process import run_referee
 from test_sandbox import bot, marked, outcome, require_bwrap, settle, token  # noqa: F401 - token: a fixture
 
+from protocol.actions import Action
+from protocol.bot import Decision, GameInfo
 from referee import cgroups
+from referee.games.durak import Durak
+from referee.match import play_game
+from referee.remote import RemoteBot
+from referee.sandbox import Sandbox
+from referee.transport import ProcessTransport
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -110,6 +117,67 @@ def test_a_frozen_bot_gets_no_cpu_at_all(mode: str) -> None:
         group.remove()
     assert not any(os.path.exists(f) for f in group.folders.values())
     assert not os.path.exists(f"/proc/{pids[1]}") or "Z" in Path(f"/proc/{pids[1]}/stat").read_text().split()[2]
+
+
+#: Reads a byte, thinks 0.3 s, answers the frame {"a": 1}.
+SLOW_ECHO = ("import sys, time\nsys.stdin.buffer.read(1)\ntime.sleep(0.3)\n"
+             "sys.stdout.buffer.write(b'\\x81\\xa1a\\x01')\n")
+
+
+@pytest.mark.parametrize("mode", ["v2", "off"])
+def test_an_answered_bot_is_frozen_once_another_bot_is_waited_for(mode: str) -> None:
+    """A bot that has answered is idle: it runs on only until the referee has waited FREEZE_AFTER for another bot."""
+    found = need(mode)
+    group = cgroups.BotGroup(found=found)
+    spinner = subprocess.Popen([PY, "-c", "while True: pass"], preexec_fn=group.join, start_new_session=True)
+    group.started(spinner.pid)
+    other = ProcessTransport([PY, "-c", SLOW_ECHO])
+    try:
+        group.idle()
+        assert cgroups.idle_pending() and not group.frozen
+        other.send_raw(b"x", time.monotonic() + 5)
+        assert other.receive(time.monotonic() + 5) == {"a": 1}  # 0.3 s later
+        assert group.frozen and not cgroups.idle_pending()
+        before = cpu_seconds([spinner.pid])
+        time.sleep(0.5)
+        assert cpu_seconds([spinner.pid]) - before <= 0.02
+    finally:
+        other.close()
+        group.kill()
+        spinner.wait(10)
+        group.remove()
+
+
+class Watcher:
+    """An in-process bot that notes, each time it is asked, whether a program bot that answered still runs on."""
+
+    name = "watcher"
+
+    def __init__(self) -> None:
+        self.seen: list[bool] = []
+
+    def new_game(self, info: GameInfo) -> None:
+        pass
+
+    def act(self, decision: Decision) -> Action:
+        self.seen.append(cgroups.idle_pending())
+        return decision.legal[0]
+
+    def game_over(self, result: Any) -> None:
+        pass
+
+
+def test_an_in_process_bot_never_thinks_beside_a_program_bot_that_answered() -> None:
+    require_bwrap()
+    need("v2")
+    sandbox = Sandbox()
+    program = RemoteBot(lambda: ProcessTransport([PY, "-m", "bots.random"], popen=sandbox.popen), name="random")
+    watcher = Watcher()
+    try:
+        record = play_game(Durak(), [program, watcher], seed=3)
+    finally:
+        program.close()
+    assert record.faults == () and len(watcher.seen) > 5 and not any(watcher.seen)
 
 
 @pytest.mark.parametrize("mode", ["auto", "v2", "off"])

@@ -671,7 +671,8 @@ def test_close_after_a_crash_sends_nothing() -> None:
 
 def test_a_bot_is_paused_from_its_answer_to_its_next_request() -> None:
     """Issue 33: the bot runs only while asked. The request goes into the pipe of the paused bot, which is then
-    resumed (one wake-up); it is paused again once its answer is read, and stays paused between games."""
+    resumed (one wake-up); once its answer is read it is idle (frozen after a grace while the referee waits for
+    another bot: tests/integration/test_fair_play.py), and paused at the end of the game, until its next request."""
     script = Script()
     bot = make_bot(script)
     bot.new_game(INFO)
@@ -680,17 +681,17 @@ def test_a_bot_is_paused_from_its_answer_to_its_next_request() -> None:
     bot.act(decision())
     bot.game_over({"places": [1, 2]})
     assert script.transport.paused
-    assert script.transport.log == ["hello", "pause", "new_game", "request", "resume", "pause", "request", "resume",
-                                    "pause", "game_over"]
+    assert script.transport.log == ["hello", "pause", "new_game", "request", "resume", "idle", "request", "resume",
+                                    "idle", "game_over", "pause"]
     transport = script.transport
     bot.close()  # a ProcessTransport's close() thaws the bot to let it leave (check 7.1 holds it to that)
     assert transport.log[-1] == "bye"
 
 
-def test_a_bot_that_times_out_is_paused_too() -> None:
+def test_a_bot_that_times_out_is_idle_too() -> None:
     script = Script(answers=[None])  # silent: a timeout
     bot = make_bot(script, move_time=0.01)
     bot.new_game(INFO)
     with pytest.raises(BotTimeout):
         bot.act(decision())
-    assert script.transport.paused and script.transport.log[-3:] == ["request", "resume", "pause"]
+    assert script.transport.log[-3:] == ["request", "resume", "idle"]

@@ -67,6 +67,9 @@ class Probe(ProcessTransport):
         """Never frozen: the suite watches what a bot writes unasked (3.5, 7.2), which a tournament's freezing would
         only delay to its next request (PROTOCOL.md section 8)."""
 
+    def idle(self) -> None:
+        """Never frozen (as :meth:`pause`)."""
+
     def write(self, frames: Sequence[tuple[bytes, Any]], deadline: float, note: str = "") -> None:
         """Write frames (their bytes and the value they encode) in one write, then record them."""
         try:
