@@ -4,6 +4,7 @@ game, in ``play``, ``check`` and ``tournament run``; not the bot's own "No such 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -72,9 +73,20 @@ def test_the_same_script_plays_in_a_folder_of_its_own_and_without_the_sandbox(in
                        "--sandbox", "off").returncode == 0
 
 
-def test_a_file_the_bot_names_outside_its_folder_is_refused(in_folder: Path) -> None:
+@pytest.fixture
+def outside() -> Iterator[Path]:
+    """A file in no folder the sandbox shows, and not under /tmp (whose own message is another): /var/tmp. Not the
+    repository's files, which CI may clone under /tmp."""
+    folder = Path("/var/tmp") / f"referee-hidden-{uuid.uuid4().hex}"
+    folder.mkdir(parents=True)
+    (folder / "data.txt").write_text("data\n")
+    yield folder / "data.txt"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_file_the_bot_names_outside_its_folder_is_refused(in_folder: Path, outside: Path) -> None:
     require_bwrap()
-    data = ROOT / "pyproject.toml"  # the repository's root is not visible (its SDK folders are)
+    data = outside
     done = run_referee("play", "durak", "-b", "random", "-b", f"cmd:{PY} {in_folder} {data}", "--seed", "1",
                        "--sandbox", "on")
     one_line_error(done, f"the sandbox hides {data} (a bot sees only the system folders, its program's installation, "
