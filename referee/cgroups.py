@@ -32,7 +32,9 @@ import errno
 import functools
 import itertools
 import os
+import select
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -56,8 +58,17 @@ STRAY_SCAN_SECONDS = 1.0
 #: is frozen until its next request. Bots that answer within it (most, most of the time) are never frozen: that saves
 #: the two cgroup writes, and the bot's two extra wake-ups, of every decision (benchmarks/protocol_overhead.py (d)).
 FREEZE_AFTER = 0.002
-#: The groups of this process's bots that have answered and are not frozen yet (by ``id``).
-_idle: dict[int, BotGroup] = {}
+
+
+class _Idle(threading.local):
+    """The groups of this thread's bots (a game is played in one thread) that have answered and are not frozen yet,
+    by ``id``: a Dask worker thread's ``freeze_idle`` never freezes a bot another thread is asking."""
+
+    def __init__(self) -> None:
+        self.groups: dict[int, BotGroup] = {}
+
+
+_idle = _Idle()
 _counter = itertools.count()
 
 
@@ -232,8 +243,9 @@ def support() -> Support:
 
 
 def detect(mode: str = "auto") -> Support:
-    """What the cgroups of this machine give a bot: ``auto`` the best there is (v1 when its freezer is writable,
-    else v2 where the referee may write), ``v1`` or ``v2`` that kind only, ``off`` none."""
+    """What the cgroups of this machine give a bot: ``auto`` the best there is (each controller from v1 where v1 has
+    it writable, else from v2 where the referee may write; the freezer from v2 where there is one), ``v1`` or ``v2``
+    that kind only, ``off`` none."""
     if mode not in MODES:
         raise ConfigError(f"{MODE_ENV} takes {', '.join(MODES)}, got {mode!r}")
     if mode == "off":
@@ -258,32 +270,37 @@ def detect(mode: str = "auto") -> Support:
         missing = [c for c in ("memory", "pids", "cpuset") if c not in dirs]
         found = Support(dirs, kinds, f"missing: {', '.join(missing)}" if missing else "")
     assert found is not None
-    _sweep(found)
+    _sweep(found, v1.dirs.get("freezer") if v1 is not None else None)
     return found
 
 
-def _sweep(found: Support) -> None:
-    """Remove the cgroups of bots whose referee is gone (one SIGKILLed has no time to). Their processes are killed
-    first: a task frozen by the v1 freezer does not die of its SIGKILL until it is thawed."""
-    for controller, folder in found.dirs.items():
+def _sweep(found: Support, v1_freezer: str | None = None) -> None:
+    """Remove the cgroups of bots whose referee is gone (one SIGKILLed has no time to). Their processes are killed,
+    and the folders of a v1 freezer (``v1_freezer``, if it is not the one in use) thawed first: a task frozen by the v1
+    freezer does not die of its SIGKILL until it is thawed."""
+    folders = [("freezer", v1_freezer)] if v1_freezer and v1_freezer != found.dirs.get("freezer") else []
+    folders += sorted(found.dirs.items(), key=lambda item: item[0] != "freezer")
+    for controller, folder in folders:
         try:
-            names = os.listdir(folder)
+            names = [n for n in os.listdir(folder) if n.startswith(_PREFIX)]
         except OSError:
             continue
         for name in names:
-            owner = name[len(_PREFIX):].partition("-")[0] if name.startswith(_PREFIX) else ""
+            owner = name[len(_PREFIX):].partition("-")[0]
             if not owner.isdigit() or _alive(int(owner)):
                 continue
             path = os.path.join(folder, name)
-            with contextlib.suppress(OSError):
-                for pid in _read(os.path.join(path, "cgroup.procs")).split():
+            for pid in _read(os.path.join(path, "cgroup.procs")).split():
+                with contextlib.suppress(OSError, ValueError):
                     os.kill(int(pid), signal.SIGKILL)
-                state = os.path.join(path, "freezer.state")
-                if controller == "freezer" and found.kind(controller) == "v1" and os.path.exists(state):
+            state = os.path.join(path, "freezer.state")
+            if controller == "freezer" and os.path.exists(state):
+                with contextlib.suppress(OSError):
                     _write(state, "THAWED")
-                deadline = time.monotonic() + 1.0
-                while _read(os.path.join(path, "cgroup.procs")) and time.monotonic() < deadline:
-                    time.sleep(0.01)
+            deadline = time.monotonic() + 1.0
+            while _read(os.path.join(path, "cgroup.procs")) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            with contextlib.suppress(OSError):
                 os.rmdir(path)
 
 
@@ -315,6 +332,7 @@ class BotGroup:
         self.pid: int | None = None
         self._frozen = False
         self._strays: dict[int, int] = {}  # no cgroup freezer: pidfds of the bot's processes outside its group
+        self._root_fd: int | None = None  # no cgroups: a pidfd of the bot's first process
         self._scanned = -STRAY_SCAN_SECONDS  # when /proc was last scanned for them
         self._procs: list[bytes] = []  # encoded paths of the cgroup.procs files joined before exec
         self._freeze_fd: int | None = None
@@ -378,6 +396,15 @@ class BotGroup:
 
     def started(self, pid: int) -> None:
         self.pid = pid
+        if not self.folders:  # the signal path signals by pid: through the root's pidfd, it knows when that is unsafe
+            with contextlib.suppress(OSError):
+                self._root_fd = os.pidfd_open(pid)
+
+    def _root_gone(self) -> bool:
+        """Has the bot's first process exited (its pid, and so its process group's, may then be reused)?"""
+        if self._root_fd is None:
+            return self.pid is None
+        return bool(select.select([self._root_fd], [], [], 0)[0])
 
     # ------------------------------------------------------------------------------------------- freezing
 
@@ -389,30 +416,33 @@ class BotGroup:
         """The bot has answered (or timed out): it is frozen by :func:`freeze_idle` once another bot has been waited
         for :data:`FREEZE_AFTER`, or before an in-process bot is asked, or by :meth:`freeze`."""
         if not self._frozen and self.pid is not None:
-            _idle[id(self)] = self
+            _idle.groups[id(self)] = self
 
     def freeze(self) -> None:
         """Stop every process of the bot (not waiting for the kernel to finish: a frozen bot runs no more)."""
-        _idle.pop(id(self), None)
+        _idle.groups.pop(id(self), None)
         if self._frozen or self.pid is None:
             return
         self._frozen = True
         if self._freeze_fd is not None:
-            os.write(self._freeze_fd, b"FROZEN" if self._v1_freezer else b"1")
+            with contextlib.suppress(OSError):  # the group is gone: so is the bot (its fault is found elsewhere)
+                os.write(self._freeze_fd, b"FROZEN" if self._v1_freezer else b"1")
             return
         self._signal_freeze()
 
     def thaw(self) -> None:
-        _idle.pop(id(self), None)  # asked again before it was frozen: nothing to write
+        _idle.groups.pop(id(self), None)  # asked again before it was frozen: nothing to write
         if not self._frozen:
             return
         self._frozen = False
         if self._freeze_fd is not None:
-            os.write(self._freeze_fd, b"THAWED" if self._v1_freezer else b"0")
+            with contextlib.suppress(OSError):
+                os.write(self._freeze_fd, b"THAWED" if self._v1_freezer else b"0")
             return
         assert self.pid is not None
-        with contextlib.suppress(OSError):
-            os.killpg(self.pid, signal.SIGCONT)
+        if not self._root_gone():
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGCONT)
         for stray in self._strays.values():
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(stray, signal.SIGCONT)
@@ -422,6 +452,8 @@ class BotGroup:
         at most once a second, a scan of /proc for the processes of its tree that left the group (``setsid``), which
         are stopped with it from then on."""
         assert self.pid is not None
+        if self._root_gone():  # its pid, its group's, may be another's now: the sandbox's PID 1 took the rest along
+            return
         with contextlib.suppress(OSError):
             os.killpg(self.pid, signal.SIGSTOP)
         now = time.monotonic()
@@ -465,7 +497,7 @@ class BotGroup:
         """Every process in the group (or, with no group, in the bot's tree)."""
         folder = next(iter(self.folders.values()), None)
         if folder is None:
-            return _tree(self.pid) if self.pid is not None else []
+            return [] if self._root_gone() else _tree(self.pid) if self.pid is not None else []
         return [int(p) for p in _read(os.path.join(folder, "cgroup.procs")).split()]
 
     def kill(self) -> None:
@@ -484,7 +516,10 @@ class BotGroup:
 
     def remove(self, wait: float = 2.0) -> None:
         """Remove the group's folders, once its processes are gone (waiting up to ``wait`` seconds)."""
-        _idle.pop(id(self), None)
+        _idle.groups.pop(id(self), None)
+        if self._root_fd is not None:
+            os.close(self._root_fd)
+            self._root_fd = None
         self._close_strays()
         if self._freeze_fd is not None:
             with contextlib.suppress(OSError):
@@ -507,12 +542,12 @@ class BotGroup:
 
 def idle_pending() -> bool:
     """Has a bot of this process answered and not been frozen yet?"""
-    return bool(_idle)
+    return bool(_idle.groups)
 
 
 def freeze_idle() -> None:
     """Freeze every bot of this process that has answered and runs on (:meth:`BotGroup.idle`)."""
-    for group in list(_idle.values()):
+    for group in list(_idle.groups.values()):
         group.freeze()
 
 

@@ -175,42 +175,46 @@ def play_game(
     # An in-process bot thinks in this process: a program bot that has answered must not run on beside it (a program
     # bot waited for freezes the others itself after a short grace, referee/cgroups.py)
     in_process = [not isinstance(bot, RemoteBot) for bot in bots]
-    while (to_act := state.to_act) is not None:
-        seat = to_act
-        legal = legal_actions()
-        played: Action | None = None
-        choice = -1
-        # C-6: a lone pass is applied without asking (two or more actions never are: is_forced is not asked
-        # then); a seat whose process ended is not asked (C-7)
-        if not disabled[seat] and (len(legal) > 1 or not is_forced(legal)):
-            since = cursors[seat]
-            cursors[seat] = state.log_size
-            if in_process[seat] and idle_pending():
-                freeze_idle()
-            try:
-                answer = acts[seat](Decision(seat, legal, partial(observe, seat, since)))
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
-                fault = _fault(seat, len(actions), exc)
-                faults.append(fault)
-                disabled[seat] = fault.kind.ends_process  # C-7: not asked again in this game
-            else:
-                for i, candidate in enumerate(legal):
-                    if candidate is answer:
-                        played, choice = candidate, i
-                        break
+    try:
+        while (to_act := state.to_act) is not None:
+            seat = to_act
+            legal = legal_actions()
+            played: Action | None = None
+            choice = -1
+            # C-6: a lone pass is applied without asking (two or more actions never are: is_forced is not asked
+            # then); a seat whose process ended is not asked (C-7)
+            if not disabled[seat] and (len(legal) > 1 or not is_forced(legal)):
+                since = cursors[seat]
+                cursors[seat] = state.log_size
+                if in_process[seat] and idle_pending():
+                    freeze_idle()
+                try:
+                    answer = acts[seat](Decision(seat, legal, partial(observe, seat, since)))
+                except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
+                    fault = _fault(seat, len(actions), exc)
+                    faults.append(fault)
+                    disabled[seat] = fault.kind.ends_process  # C-7: not asked again in this game
                 else:
-                    played = _answer(state, legal, answer, seat, len(actions), faults)
-                    if played is not None:
-                        choice = choice_index(legal, played)
-        if played is None:
-            played = default_action(legal)
-            choice = choice_index(legal, played)
-        apply_legal(played)  # the engine's own errors propagate: they are not the bot's fault
-        actions.append(played.text)
-        choices.append(choice)
-        if listener:
-            listener(state, state.events(seen, None))
-            seen = state.log_size
+                    for i, candidate in enumerate(legal):
+                        if candidate is answer:
+                            played, choice = candidate, i
+                            break
+                    else:
+                        played = _answer(state, legal, answer, seat, len(actions), faults)
+                        if played is not None:
+                            choice = choice_index(legal, played)
+            if played is None:
+                played = default_action(legal)
+                choice = choice_index(legal, played)
+            apply_legal(played)  # the engine's own errors propagate: they are not the bot's fault
+            actions.append(played.text)
+            choices.append(choice)
+            if listener:
+                listener(state, state.events(seen, None))
+                seen = state.log_size
+    finally:
+        if idle_pending():  # a game that ends, or raises: its program bots do not run on after their last answer
+            freeze_idle()
     result = game_result(game, state, faults, policy)
     stderr: dict[int, str] = {}
     for seat, bot in enumerate(bots):

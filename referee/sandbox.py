@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cgroups import BotGroup
+from .cgroups import BotGroup, Support
 from .dealkey import secret_path
 from .errors import ConfigError
 
@@ -142,11 +142,19 @@ class Sandbox:
         # A session of its own, without a terminal (so bwrap's --new-session is not needed: without it the bot
         # stays in bwrap's process group, which the freezing by signals stops in one call, referee/cgroups.py).
         kwargs["start_new_session"] = True
+        command = [bwrap, "--args", str(fd), "--", *self._inside(), *argv]
         try:
             os.write(fd, b"".join(os.fsencode(o) + b"\0" for o in options))
             os.lseek(fd, 0, os.SEEK_SET)
-            proc = BotProcess([bwrap, "--args", str(fd), "--", *self._inside(), *argv], env=env, pass_fds=(fd,),
-                              preexec_fn=_limiter(self._limits(), group.join), **kwargs)
+            try:
+                proc = BotProcess(command, env=env, pass_fds=(fd,), preexec_fn=_limiter(self._limits(), group.join),
+                                  **kwargs)
+            except subprocess.SubprocessError:  # preexec_fn failed: joining the cgroup (gone, or refused)
+                group.remove()
+                group = BotGroup(found=Support(why="the bot could not join its cgroup"))  # frozen by signals
+                os.lseek(fd, 0, os.SEEK_SET)
+                proc = BotProcess(command, env=env, pass_fds=(fd,), preexec_fn=_limiter(self._limits(), group.join),
+                                  **kwargs)
         except BaseException:
             group.remove()
             raise

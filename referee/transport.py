@@ -246,15 +246,19 @@ class ProcessTransport:
         del self._unlogged[:start]
 
     def receive(self, deadline: float) -> dict[str, Any]:
+        grace_ends = time.monotonic() + FREEZE_AFTER  # other bots that answered run on until then, whatever wakes us
         while not self._pending:
             if self._eof:
                 raise self._crashed("closed its stdout")
-            left = deadline - time.monotonic()
-            if left > FREEZE_AFTER and idle_pending():  # other bots that answered run on: not for long
-                ready = self._wait(self._readable, FREEZE_AFTER)
-                if ready is None:
+            now = time.monotonic()
+            left = deadline - now
+            if idle_pending() and left > grace_ends - now:
+                if now >= grace_ends:
                     freeze_idle()
                     continue
+                ready = self._wait(self._readable, grace_ends - now)
+                if ready is None:
+                    continue  # the grace is over: frozen at the top of the loop
             elif self._launched and left > 0:  # in slices: between them, does the bot still hold its stdout?
                 ready = self._wait(self._readable, min(left, HOLDERS_EVERY))
                 if ready is None:

@@ -11,7 +11,8 @@ as here: the same path must work on every machine, and every worker checks at st
 
 Dask runs a task in a thread of the worker (one with ``--nthreads 1``). Nothing on the bot path needs the main
 thread: the transport waits on pipes with timeouts (no signals) and starts bots with ``start_new_session``; the
-sandbox's ``preexec_fn`` only sets resource limits. Pinning is per thread on Linux (``sched_setaffinity(0)``), and the
+sandbox's ``preexec_fn`` only joins the bot's cgroups and sets resource limits (the cgroups' bots that answered are
+kept per thread, referee/cgroups.py). Pinning is per thread on Linux (``sched_setaffinity(0)``), and the
 bot processes a thread starts inherit its core, so the task thread pins itself.
 """
 
