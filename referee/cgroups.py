@@ -36,10 +36,11 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import ConfigError
+from .proctree import descendants
 
 __all__ = ["Support", "BotGroup", "support", "detect", "describe", "idle_pending", "freeze_idle", "FREEZE_AFTER",
            "MODES", "MODE_ENV", "ROOT_ENV"]
@@ -461,7 +462,7 @@ class BotGroup:
             self._scanned = now
             self._close_strays()
             for _ in range(4):  # again until none is new: one may start between a scan and its parent's stop
-                found = [pid for pid in _tree(self.pid) if pid not in self._strays and _pgid(pid) != self.pid]
+                found = [pid for pid in descendants(self.pid) if pid not in self._strays and _pgid(pid) != self.pid]
                 for pid in found:
                     with contextlib.suppress(OSError):
                         self._strays[pid] = os.pidfd_open(pid)  # signalled through it: never a reused pid
@@ -497,7 +498,7 @@ class BotGroup:
         """Every process in the group (or, with no group, in the bot's tree)."""
         folder = next(iter(self.folders.values()), None)
         if folder is None:
-            return [] if self._root_gone() else _tree(self.pid) if self.pid is not None else []
+            return [] if self._root_gone() else descendants(self.pid) if self.pid is not None else []
         return [int(p) for p in _read(os.path.join(folder, "cgroup.procs")).split()]
 
     def kill(self) -> None:
@@ -585,36 +586,8 @@ def _cpu_list(text: str) -> set[int]:
     return cpus
 
 
-def _tree(root: int, scan: Callable[[], dict[int, list[int]]] | None = None) -> list[int]:
-    """``root`` and every process descending from it, parents before children (from one pass over /proc)."""
-    children = (scan or _children)()
-    order, todo = [], [root]
-    while todo:
-        pid = todo.pop(0)
-        order.append(pid)
-        todo += children.get(pid, [])
-    return order
-
-
 def _pgid(pid: int) -> int | None:
     try:
         return os.getpgid(pid)
     except OSError:
         return None
-
-
-def _children(proc: str = "/proc") -> dict[int, list[int]]:
-    """Each process's children, from every process's ``stat``."""
-    children: dict[int, list[int]] = {}
-    for name in os.listdir(proc):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"{proc}/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 1:
-            children.setdefault(int(fields[1]), []).append(int(name))
-    return children

@@ -143,18 +143,20 @@ class Sandbox:
         # stays in bwrap's process group, which the freezing by signals stops in one call, referee/cgroups.py).
         kwargs["start_new_session"] = True
         command = [bwrap, "--args", str(fd), "--", *self._inside(), *argv]
+
+        def start(group: BotGroup) -> BotProcess:
+            os.lseek(fd, 0, os.SEEK_SET)
+            return BotProcess(command, env=env, pass_fds=(fd,), preexec_fn=_limiter(self._limits(), group.join),
+                              **kwargs)
+
         try:
             os.write(fd, b"".join(os.fsencode(o) + b"\0" for o in options))
-            os.lseek(fd, 0, os.SEEK_SET)
             try:
-                proc = BotProcess(command, env=env, pass_fds=(fd,), preexec_fn=_limiter(self._limits(), group.join),
-                                  **kwargs)
+                proc = start(group)
             except subprocess.SubprocessError:  # preexec_fn failed: joining the cgroup (gone, or refused)
                 group.remove()
                 group = BotGroup(found=Support(why="the bot could not join its cgroup"))  # frozen by signals
-                os.lseek(fd, 0, os.SEEK_SET)
-                proc = BotProcess(command, env=env, pass_fds=(fd,), preexec_fn=_limiter(self._limits(), group.join),
-                                  **kwargs)
+                proc = start(group)
         except BaseException:
             group.remove()
             raise

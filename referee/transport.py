@@ -21,6 +21,7 @@ from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, Config
 from protocol.wire import MAX_FRAME, FrameDecoder, packer
 
 from .cgroups import FREEZE_AFTER, BotGroup, freeze_idle, idle_pending
+from .proctree import LISTED, children
 from .sandbox import BotProcess
 from .wirelog import FROM_BOT, TO_BOT, WireLog
 
@@ -153,7 +154,7 @@ class ProcessTransport:
         self.bytes_in = 0
         # Started through a launcher (the sandbox's bwrap: popen ran something else around argv)? Its own processes
         # hold the bot's pipes open as long as they live, so a bot that closes its stdout ends nothing: see _holds.
-        self._launched = _CHILDREN and self.proc.args != self.argv
+        self._launched = LISTED and self.proc.args != self.argv
         self._stdout_link = _link(self._out) if self._launched else ""
 
     @property
@@ -382,22 +383,6 @@ def _link(fd: int) -> str:
     return f"pipe:[{os.fstat(fd).st_ino}]"
 
 
-def _children(pid: int) -> list[int]:
-    """The child processes of ``pid`` (of each of its threads); none when it is gone."""
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except FileNotFoundError:
-        return found
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                found += [int(child) for child in f.read().split()]
-        except FileNotFoundError:  # that thread ended
-            pass
-    return found
-
-
 def _holds(root: int, pipe: str) -> bool | None:
     """Does a process of the bot hold ``pipe`` (as :func:`_link` shows it)? The bot's processes are those below the
     launcher's, ``root`` and its descendants that run the same program (bwrap's: the one the referee started and the
@@ -408,7 +393,7 @@ def _holds(root: int, pipe: str) -> bool | None:
         level: list[int] = [root]
         bot: list[int] = []
         while level:
-            below = [child for pid in level for child in _children(pid)]
+            below = [child for pid in level for child in children(pid)]
             level = []
             for pid in below:
                 exe = os.stat(f"/proc/{pid}/exe")
@@ -428,15 +413,10 @@ def _holds(root: int, pipe: str) -> bool | None:
                         return True
                 except FileNotFoundError:
                     pass
-            bot += _children(pid)
+            bot += children(pid)
         return False
     except (OSError, ValueError):  # no such /proc, not ours to look at (a setuid bwrap), gone meanwhile
         return None
-
-
-#: Does this kernel list each process's children in /proc (CONFIG_PROC_CHILDREN)? Without it, a launched bot that
-#: closes its stdout is seen only when its answer times out.
-_CHILDREN = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
 
 
 class MockTransport:

@@ -26,7 +26,7 @@ from referee.errors import StorageError
 from .config import TournamentConfig
 from .schedule import Pairing, Scheduled, round_robin
 
-__all__ = ["META_KEY", "Claims", "PrefixTracker", "claimed", "merge", "parse", "table_count"]
+__all__ = ["META_KEY", "Claims", "PrefixTracker", "claimed", "merge", "order", "parse", "table_count"]
 
 META_KEY = "played"
 
@@ -51,7 +51,7 @@ def order(config: TournamentConfig, teams: Pairing | None, tables: int | None) -
 
     if is_sprt(config.to_dict()):
         plan = SprtPlan.of(config)
-        return (job for deal in range(plan.max_deals) for job in plan.deal(config.seed, deal))
+        return (job for deal in range(plan.max_deals) for job in plan.deal(config.deals_from, deal))
     return (job for job in config.jobs(teams) if tables is None or _table_of(job.key) < tables)
 
 

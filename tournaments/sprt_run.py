@@ -21,7 +21,7 @@ from referee.errors import ConfigError
 
 from .config import TournamentConfig
 from .executor import Executor
-from .played import PrefixTracker
+from .played import PrefixTracker, order
 from .schedule import Scheduled, substitution, substitution_size
 from .sprt import Decision, PairedScores, Sprt, SprtSettings, substitution_score
 from .storage import Store
@@ -179,7 +179,7 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
                     started += 1
                     yield job
 
-    tracker = PrefixTracker((job.key for deal in range(plan.max_deals) for job in plan.deal(config.seed, deal)),
+    tracker = PrefixTracker((job.key for job in order(config, None, None)),
                             set(tally.places), None)
     last = 0.0
     while True:

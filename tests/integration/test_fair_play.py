@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from protocol.bot import Decision, GameInfo
 from referee import cgroups
 from referee.games.durak import Durak
 from referee.match import play_game
+from referee.proctree import descendants
 from referee.remote import RemoteBot
 from referee.sandbox import Sandbox
 from referee.transport import ProcessTransport
@@ -95,11 +98,12 @@ def test_a_frozen_bot_gets_no_cpu_at_all(mode: str) -> None:
     group.started(proc.pid)
     try:
         deadline = time.monotonic() + 10
-        while len(cgroups._tree(proc.pid)) < 2 and time.monotonic() < deadline:
+        while len(descendants(proc.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(0.3)
-        pids = cgroups._tree(proc.pid)
+        pids = descendants(proc.pid)
         assert len(pids) == 2, pids
+        child = os.pidfd_open(pids[1])  # the child that left the group: watched through its pidfd (pids are reused)
         group.freeze()
         time.sleep(0.2)  # the kernel finishes freezing
         before = cpu_seconds(pids)
@@ -117,7 +121,10 @@ def test_a_frozen_bot_gets_no_cpu_at_all(mode: str) -> None:
         proc.wait(10)
         group.remove()
     assert not any(os.path.exists(f) for f in group.folders.values())
-    assert not os.path.exists(f"/proc/{pids[1]}") or "Z" in Path(f"/proc/{pids[1]}/stat").read_text().split()[2]
+    try:  # killed too: its pidfd reads as ended
+        assert select.select([child], [], [], 5)[0] == [child]
+    finally:
+        os.close(child)
 
 
 #: Reads a byte, thinks 0.3 s, answers the frame {"a": 1}.
@@ -294,14 +301,15 @@ def test_a_referee_killed_while_its_bot_is_frozen_leaves_nothing(mode: str, toke
     need("v1" if mode == "auto" else mode)
     args = ["play", "durak", "-b", bot("orphan.py", token, "--ignore-eof"), "-b", bot("honest.py", "400"),
             "--seed", "1", "--sandbox", "on", "--move-time", "5000"]
-    proc = subprocess.Popen([PY, "-m", "referee", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True,
-                            env={**os.environ, cgroups.MODE_ENV: mode})
+    err = tempfile.TemporaryFile()
+    proc = subprocess.Popen([PY, "-m", "referee", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
+                            start_new_session=True, env={**os.environ, cgroups.MODE_ENV: mode})
     try:
         end = time.monotonic() + 30
         while len(marked(token)) < 2 and time.monotonic() < end:  # the bot and its grandchild
             time.sleep(0.05)
-        assert len(marked(token)) >= 2, "the bot did not start"
+        err.seek(0)
+        assert len(marked(token)) >= 2, f"the bot did not start: {err.read().decode()[-2000:]}"
         time.sleep(0.2)  # the honest bot thinks: the orphan bot, which answered at once, is frozen
         os.killpg(proc.pid, signal.SIGKILL)
     finally:

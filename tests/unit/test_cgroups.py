@@ -11,6 +11,7 @@ import pytest
 
 from referee import cgroups
 from referee.errors import ConfigError
+from referee.proctree import descendants
 
 
 def tree(root: Path, folders: dict[str, dict[str, str]]) -> Path:
@@ -136,5 +137,5 @@ def test_the_cgroups_of_a_dead_referee_are_swept(fake: Path) -> None:
 
 def test_the_tree_is_parents_before_children() -> None:
     scan = {1: [2, 3], 2: [4], 3: [], 4: [5]}
-    assert cgroups._tree(1, lambda: scan) == [1, 2, 3, 4, 5]
+    assert descendants(1, scan.get) == [1, 2, 3, 4, 5]
     assert cgroups._cpu_list("0-2,5, 7-7") == {0, 1, 2, 5, 7}
