@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from cli_process import run_referee
-from test_sandbox import bot, marked, outcome, require_bwrap, settle, token  # noqa: F401 - token: a fixture
+from test_sandbox import bot, grandchild_started, outcome, require_bwrap, settle, token  # noqa: F401 - token: a fixture
 
 from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
@@ -305,11 +305,9 @@ def test_a_referee_killed_while_its_bot_is_frozen_leaves_nothing(mode: str, toke
     proc = subprocess.Popen([PY, "-m", "referee", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
                             start_new_session=True, env={**os.environ, cgroups.MODE_ENV: mode})
     try:
-        end = time.monotonic() + 30
-        while len(marked(token)) < 2 and time.monotonic() < end:  # the bot and its grandchild
-            time.sleep(0.05)
+        started = grandchild_started(token)
         err.seek(0)
-        assert len(marked(token)) >= 2, f"the bot did not start: {err.read().decode()[-2000:]}"
+        assert started, f"the bot did not start its grandchild: {err.read().decode()[-2000:]}"
         time.sleep(0.2)  # the honest bot thinks: the orphan bot, which answered at once, is frozen
         os.killpg(proc.pid, signal.SIGKILL)
     finally:
