@@ -329,11 +329,10 @@ class HeadToHead:
         return estimate + 0.0, (high - low) / 2  # + 0.0: an even score is 0, not -0
 
     def los(self) -> float:
-        """Likelihood of superiority: P(a is stronger than b), from wins and losses."""
-        decisive = self.wins + self.losses
-        if decisive == 0:
-            return 0.5
-        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+        """Likelihood of superiority: P(a is stronger than b), from the same scores, mean and error as the Elo and
+        its interval (:meth:`tournaments.sprt.PairedScores.los`): the deal pairs' when there are any, else the
+        games'. So it is above ½ exactly when the Elo is above 0, and above 97.5 % exactly when the interval is."""
+        return self.scores.los() if self.games else 0.5
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -403,7 +402,7 @@ class HeadToHeads:
         scores = self._pairs.get(pair)
         if scores is None:
             scores = self._pairs[pair] = PairedScores()
-        y = deal_score([one[0], two[1]], [two[0], one[1]], 2)  # a multiple of ⅛: the sums below are exact
+        y = deal_score([one[0], two[1]], [one[1], two[0]])  # a multiple of ¼: the sums below are exact
         scores.n, scores.total, scores.squares = (scores.n + count, scores.total + count * y,
                                                   scores.squares + count * y * y)
 

@@ -1,57 +1,69 @@
 """The statistics of "is my new bot better?": paired deal scores and a sequential probability ratio test.
 
 **Duplicate substitution.** On one deal the candidate sits in every seat in turn, the field's bots in the other
-seats; then the baseline does the same, on the same deal, in the same seats, against the same bots. A seat's
-*score* is its place turned into [0, 1]: ``(K − place) / (K − 1)`` at K seats (first 1, last 0, shared places as
-the rules rank them). The deal's **paired score** is
+seats; then the baseline does the same, on the same deal, in the same seats, against the same bots. With two seats
+and no field the baseline itself is the opponent: the candidate plays the deal from both seats against it.
 
-    y = (1 + mean score of the candidate − mean score of the baseline) / 2        (0 ≤ y ≤ 1)
+**One scale: who finished ahead.** Every figure compares the candidate's place with the baseline's: 1 when the
+candidate finished ahead, ½ when level, 0 when behind. Where the two meet (two seats, no field) the comparison is
+their game; where they do not (a field), it is the candidate's place in seat s against the baseline's place in
+seat s on the same deal against the same opponents (a team game: their teams' places). A deal's **paired score**
+``y`` is the mean of its comparisons, one per seat:
 
-the share of the deal the candidate "won" against the baseline: the luck of the deal is in both terms and cancels.
-With two seats and the baseline as the only opponent this is fastchess' and fishtest's game pair: the candidate
-plays the deal from both seats against the baseline, and y is its pair score (0, ¼, ½, ¾ or 1: pentanomial).
+    y = mean over seats s of compare(candidate's place from seat s, baseline's place in the same comparison)
 
-**The hypotheses.** The candidate is ``elo`` stronger than the baseline when its expected paired score is the
-logistic Elo score ``1 / (1 + 10^(−elo/400))``. H0: ``elo = elo0``; H1: ``elo = elo1``. At two seats against the
-baseline itself this is the usual Elo difference of the two bots. With three to six seats, or with a field, it is
-the Elo difference of a duplicate match in which, on every deal, the bot that did better in the same seats against
-the same opponents scores the deal: "the candidate does better than the baseline against this field, by elo". In
-team games the candidate and the baseline take one seat of a team (the field plays the partner), so a seat's place
-is its team's, and the test measures a bot as a partner among the field's bots.
+so a deal the candidate wins from every seat scores 1, in team games too, and y is a multiple of 1/(2K) at K
+seats (two seats: 0, ¼, ½, ¾, 1, the pentanomial game pair of fastchess and fishtest).
 
-**The test** is the generalized SPRT with a normal approximation, as fishtest and fastchess compute it: with the
-mean ``m`` and variance ``v`` of the n paired scores,
+**Elo.** The candidate is ``elo`` stronger when its expected paired score is ``1 / (1 + 10^(−elo/400))``: the
+odds that it finishes ahead of the baseline are 10^(elo/400) to 1, as in the ratings table (where a rating gap is
+the odds of finishing ahead in a game) and in chess. The normalized Elo (``--model normalized``) reads the same
+scores per unit of their spread: ``nElo = (m − ½) / (σ·√2) · 800 / ln 10`` for a paired score of mean m and
+standard deviation σ (the game pair's normalization of fishtest and fastchess, here for a deal at any seats).
 
-    LLR = n · (s1 − s0) · (2m − s0 − s1) / (2v)          s0, s1 the expected scores under H0 and H1
-
-accepted H1 once LLR ≥ log((1 − β)/α), H0 once LLR ≤ log(β/(1 − α)). Paired scores are bounded and a deal's are
-independent of another's, so their mean is close to normal after a few dozen deals; the model needs no draw rate
-and holds for any number of seats, which a trinomial or pentanomial likelihood would not.
-
-The variance is the sample variance with a prior worth :data:`PRIOR_DEALS` deals at ¼, the largest variance a score
-in [0, 1] can have. Without it the first deals, often alike (a pair score of ½ when each bot wins one seat), make
-the variance tiny and the LLR leap, and a test of equal bots accepts H1 far more often than α; benchmarks/sprt.py
-measures the false positive rate and the power with this prior. The Elo estimate shrinks the score by one deal at ½
-and keeps its interval inside (0, 1), so it stays finite and continuous near a 100 % score.
+**The test** is the generalized SPRT on the multinomial of paired scores, as fastchess and fishtest compute it for
+trinomial and pentanomial counts (M. Van den Bergh, "Comments on normalized Elo"): under each hypothesis the
+maximum-likelihood distribution on the 2K + 1 possible scores with that expected score (logistic) or that
+normalized Elo (normalized), the LLR the log-likelihood ratio of the two at the observed counts. An empty count
+is taken as 0.001, so that every expected score is possible from the first deal on. H1 is accepted once
+LLR ≥ log((1 − β)/α) − ρσ, H0 once LLR ≤ log(β/(1 − α)) + ρσ: Wald's bounds moved in by the expected overshoot of
+a random walk whose steps have the standard deviation σ (Siegmund's correction, ρ = 0.5826; σ is estimated from
+the counts, and the move is at most half a bound). A test of close hypotheses takes small steps and keeps Wald's
+bounds; one of wide hypotheses decides in a few dozen deals of large steps, and without the correction errs far
+less often than asked for, at the cost of deals. benchmarks/sprt_oc.py measures the error rates and the deals
+it takes on simulated streams at 2-6 seats and in team games.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
+
 from referee.errors import ConfigError
 
-__all__ = ["Decision", "PRIOR_DEALS", "PairedScores", "Sprt", "SprtSettings", "deal_score", "elo_to_score", "llr",
-           "score_to_elo", "seat_score", "substitution_score"]
+__all__ = ["Decision", "Model", "Outcomes", "PairedScores", "Sprt", "SprtSettings", "compare", "deal_score",
+           "elo_to_score", "llr", "llr_and_step", "score_to_elo", "substitution_score"]
 
-#: The variance's prior: this many deals at variance ¼ (see the module's text).
-PRIOR_DEALS = 1.0
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959963984540054
+#: What an empty count of a paired score counts as (fastchess, fishtest): every expected score stays possible.
+EMPTY = 1e-3
+#: Elo points per unit of the normalized t (800 / ln 10).
+NELO = 800 / math.log(10)
+#: Siegmund's constant −ζ(½)/√(2π): a random walk with steps of standard deviation σ crosses a bound by about ρσ.
+RHO = 0.5826
+
+
+class Model(StrEnum):
+    """What an Elo of the hypotheses means: the expected score (logistic) or the score per unit of spread."""
+
+    LOGISTIC = "logistic"
+    NORMALIZED = "normalized"
 
 
 def elo_to_score(elo: float) -> float:
@@ -64,48 +76,133 @@ def score_to_elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
-def llr(n: Any, total: Any, squares: Any, s0: float, s1: float) -> Any:
-    """The LLR of H1 (expected paired score ``s1``) against H0 (``s0``) after ``n`` deals whose paired scores sum to
-    ``total`` and their squares to ``squares``; arithmetic only, so that numpy arrays of many tests work too (the
-    benchmark's). ``n`` must be positive."""
-    mean = total / n
-    variance = (squares - n * mean * mean + PRIOR_DEALS / 4) / (n + PRIOR_DEALS)
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+def compare(mine: int, theirs: int) -> float:
+    """One comparison of places (C-10: 1 is first; shared places are equal): 1 ahead, ½ level, 0 behind."""
+    return 1.0 if mine < theirs else 0.0 if mine > theirs else 0.5
 
 
-def seat_score(place: int, seats: int) -> float:
-    """A place turned into [0, 1]: first 1, last 0 (C-10 places; shared places rank as the rules rank them)."""
-    return (seats - place) / (seats - 1)
-
-
-def deal_score(candidate_places: Sequence[int], baseline_places: Sequence[int], seats: int) -> float:
-    """A deal's paired score from the candidate's place in each seat and the baseline's in the same seats."""
-    if not candidate_places or len(candidate_places) != len(baseline_places):
-        raise ValueError("a deal needs the candidate's and the baseline's places in the same seats")
-    mine = sum(seat_score(p, seats) for p in candidate_places) / len(candidate_places)
-    theirs = sum(seat_score(p, seats) for p in baseline_places) / len(baseline_places)
-    return (1.0 + mine - theirs) / 2.0
+def deal_score(mine: Sequence[int], theirs: Sequence[int]) -> float:
+    """A deal's paired score: the mean of the comparisons of the candidate's places with the baseline's."""
+    if not mine or len(mine) != len(theirs):
+        raise ValueError("a deal needs the candidate's and the baseline's places, as many of each")
+    return sum(compare(a, b) for a, b in zip(mine, theirs, strict=True)) / len(mine)
 
 
 def substitution_score(places: Mapping[str, Sequence[int]], deal: int, seats: int, field: int) -> float | None:
     """The paired score of one deal of a substitution schedule (:func:`tournaments.schedule.substitution`) from the
     places of its games by key; None while a game of the deal is missing. The candidate's place in seat s is from
-    game ``c{s}``, the baseline's from ``b{s}`` (with no field: from the pair's other game, where the baseline sits
-    in seat s)."""
+    game ``c{s}``; it is compared with the baseline's place in seat s of game ``b{s}``, or with no field with the
+    baseline's own place in the same game (its opponent)."""
     mine, theirs = [], []
     for s in range(seats):
         game = places.get(f"d{deal}.c{s}")
-        other = places.get(f"d{deal}.c{(s + 1) % 2}" if field == 0 else f"d{deal}.b{s}")
+        other = game if field == 0 else places.get(f"d{deal}.b{s}")
         if game is None or other is None:
             return None
         mine.append(game[s])
-        theirs.append(other[s])
-    return deal_score(mine, theirs, seats)
+        theirs.append(other[1 - s] if field == 0 else other[s])
+    return deal_score(mine, theirs)
+
+
+# ------------------------------------------------------------------------------------------ the multinomial LLR
+
+
+def _theta(probs: Any, phi: Any) -> Any:
+    """The θ of the constrained maximum-likelihood distribution ``p_i = p̂_i / (1 + θ φ_i)``: the root of
+    f(θ) = Σ p̂_i φ_i / (1 + θ φ_i), which falls from +∞ to −∞ between −1/max φ and −1/min φ. Newton's method
+    from 0, a step that leaves the bracket taken as bisection; any leading axes are independent problems."""
+    low = -1.0 / phi.max(axis=-1)
+    high = -1.0 / phi.min(axis=-1)
+    theta = np.zeros(low.shape)
+    for _ in range(100):
+        q = 1.0 + theta[..., None] * phi
+        f = (probs * phi / q).sum(axis=-1)
+        slope = -(probs * (phi / q) ** 2).sum(axis=-1)
+        low = np.where(f > 0, theta, low)
+        high = np.where(f < 0, theta, high)
+        step = theta - f / slope
+        inside = (step > low) & (step < high)
+        new = np.where(inside, step, (low + high) / 2)
+        if np.all(np.abs(new - theta) <= 1e-10 * (1.0 + np.abs(theta))):
+            return new
+        theta = new
+    return theta
+
+
+def _mle_logistic(values: Any, probs: Any, s: float) -> Any:
+    phi = np.broadcast_to(values - s, probs.shape)
+    return probs / (1.0 + _theta(probs, phi)[..., None] * phi)
+
+
+def _mle_normalized(values: Any, probs: Any, t: float) -> Any:
+    """The most likely distribution with (μ − ½) / σ = t, by the fixed point of Van den Bergh's section 4.1,
+    started from the uniform distribution."""
+    p = np.full(probs.shape, 1.0 / probs.shape[-1])
+    for _ in range(200):
+        mu = (p * values).sum(axis=-1, keepdims=True)
+        sigma = np.sqrt((p * (values - mu) ** 2).sum(axis=-1, keepdims=True))
+        phi = values - 0.5 - 0.5 * t * sigma * (1.0 + ((values - mu) / sigma) ** 2)
+        new = probs / (1.0 + _theta(probs, phi)[..., None] * phi)
+        done = np.abs(new - p).max() < 1e-9
+        p = new
+        if done:
+            break
+    return p
+
+
+def llr(counts: Any, s0: float, s1: float, model: Model = Model.LOGISTIC) -> Any:
+    """The generalized LLR of H1 against H0 after ``counts[..., j]`` paired scores of value j / (N − 1) (N the
+    last axis: 3 trinomial, 5 pentanomial, 2K + 1 at K seats). Logistic: s0, s1 are the expected scores;
+    normalized: the normalized t of each hypothesis (nElo · √2 / (800 / ln 10)). Arrays of many tests work at
+    once (the benchmark's)."""
+    return llr_and_step(counts, s0, s1, model)[0]
+
+
+def llr_and_step(counts: Any, s0: float, s1: float, model: Model = Model.LOGISTIC) -> tuple[Any, Any]:
+    """:func:`llr`, and the standard deviation of one deal's step of it (its log-likelihood ratio at the two
+    maximum-likelihood distributions, over the observed distribution): the size of the LLR's jumps."""
+    counts = np.where(np.asarray(counts, dtype=float) > 0, counts, EMPTY)
+    total = counts.sum(axis=-1)
+    probs = counts / total[..., None]
+    values = np.linspace(0.0, 1.0, counts.shape[-1])
+    mle = _mle_normalized if model is Model.NORMALIZED else _mle_logistic
+    steps = np.log(mle(values, probs, s1)) - np.log(mle(values, probs, s0))
+    mean = (probs * steps).sum(axis=-1)
+    spread = np.sqrt((probs * (steps - mean[..., None]) ** 2).sum(axis=-1))
+    return total * mean, spread
+
+
+@dataclass
+class Outcomes:
+    """How many deals ended on each paired score j / resolution (resolution 2K at K seats): the test's data."""
+
+    resolution: int
+    counts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = [0] * (self.resolution + 1)
+
+    def add(self, y: float) -> None:
+        j = round(y * self.resolution)
+        if not 0 <= j <= self.resolution or abs(j - y * self.resolution) > 1e-9:
+            raise ValueError(f"a paired score is a multiple of 1/{self.resolution} in [0, 1], got {y}")
+        self.counts[j] += 1
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts)
+
+    def scores(self) -> PairedScores:
+        """The same deals as running sums (for the estimate and its interval)."""
+        values = [j / self.resolution for j in range(self.resolution + 1)]
+        return PairedScores(self.n, sum(c * v for c, v in zip(self.counts, values, strict=True)),
+                            sum(c * v * v for c, v in zip(self.counts, values, strict=True)))
 
 
 @dataclass
 class PairedScores:
-    """Running sums of paired scores in [0, 1]: their count, mean and (regularized) variance."""
+    """Running sums of paired scores in [0, 1]: their count, mean and variance, and the estimates from them."""
 
     n: int = 0
     total: float = 0.0
@@ -129,18 +226,28 @@ class PairedScores:
 
     @property
     def variance(self) -> float:
-        """The variance of one paired score, with the prior of :data:`PRIOR_DEALS` deals at ¼ (never 0)."""
+        """The variance of one paired score, with a prior of one deal at ¼ (the largest a score in [0, 1] can
+        have): never 0, so the interval of a few alike deals is not a point."""
         mean = self.mean
-        return (self.squares - self.n * mean * mean + PRIOR_DEALS / 4) / (self.n + PRIOR_DEALS)
+        return (self.squares - self.n * mean * mean + 0.25) / (self.n + 1)
+
+    def _shrunk(self) -> tuple[float, float]:
+        """The mean shrunk by one deal at ½, and its standard error."""
+        return (self.total + 0.5) / (self.n + 1), math.sqrt(self.variance / (self.n + 1))
 
     def elo(self) -> tuple[float, float, float]:
         """The estimated Elo difference and its 95 % interval (low, high). The score is shrunk by one deal at ½,
         the interval's ends kept a quarter of a deal inside (0, 1): finite, and continuous near a full score."""
-        mean = (self.total + 0.5) / (self.n + 1)
-        error = math.sqrt(self.variance / (self.n + 1))
+        mean, error = self._shrunk()
         edge = 0.25 / (self.n + 1)
         low, high = max(mean - Z95 * error, edge), min(mean + Z95 * error, 1 - edge)
         return score_to_elo(mean), score_to_elo(low), score_to_elo(high)
+
+    def los(self) -> float:
+        """The likelihood of superiority, P(the expected score is above ½), from the same shrunk mean and error as
+        :meth:`elo`: above ½ exactly when the Elo is above 0, above 97.5 % exactly when the interval is above 0."""
+        mean, error = self._shrunk()
+        return 0.5 * (1.0 + math.erf((mean - 0.5) / (error * math.sqrt(2.0))))
 
 
 class Decision(StrEnum):
@@ -159,6 +266,7 @@ class SprtSettings:
     elo1: float = 5.0
     alpha: float = 0.05
     beta: float = 0.05
+    model: Model = Model.LOGISTIC
 
     def check(self) -> None:
         if not self.elo1 > self.elo0:
@@ -172,40 +280,64 @@ class SprtSettings:
 
     @property
     def lower(self) -> float:
-        """The LLR at or below which H0 is accepted: log(β / (1 − α))."""
+        """Wald's bound at or below which H0 is accepted: log(β / (1 − α))."""
         return math.log(self.beta / (1.0 - self.alpha))
 
     @property
     def upper(self) -> float:
-        """The LLR at or above which H1 is accepted: log((1 − β) / α)."""
+        """Wald's bound at or above which H1 is accepted: log((1 − β) / α)."""
         return math.log((1.0 - self.beta) / self.alpha)
+
+    def bounds(self, step: Any) -> tuple[Any, Any]:
+        """Wald's bounds moved in by the expected overshoot ρσ of an LLR whose steps have the standard deviation
+        ``step`` (Siegmund's corrected approximation), by at most half their size: without it a test that decides
+        in a few dozen deals, each moving the LLR by a large step, lands well past its bound and errs far less
+        often than α and β, at the cost of deals (benchmarks/sprt_oc.py)."""
+        lower, upper = self.lower, self.upper
+        return (lower - np.maximum(lower / 2, -RHO * step), upper - np.minimum(upper / 2, RHO * step))
 
 
 class Sprt:
-    """The sequential test over paired deal scores (see the module's text for the model)."""
+    """The sequential test over the deals' paired scores (see the module's text for the model)."""
 
-    def __init__(self, settings: SprtSettings, scores: PairedScores | None = None) -> None:
+    def __init__(self, settings: SprtSettings, resolution: int = 4) -> None:
         settings.check()
         self.settings = settings
-        self.scores = scores or PairedScores()
-        self.s0 = elo_to_score(settings.elo0)
-        self.s1 = elo_to_score(settings.elo1)
+        self.outcomes = Outcomes(resolution)
+        self.scores = PairedScores()
+        if settings.model is Model.NORMALIZED:
+            self.h0, self.h1 = settings.elo0 * math.sqrt(2) / NELO, settings.elo1 * math.sqrt(2) / NELO
+        else:
+            self.h0, self.h1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
 
     def add(self, y: float) -> Decision:
+        self.outcomes.add(y)
         self.scores.add(y)
         return self.decision
+
+    def _state(self) -> tuple[float, float, float]:
+        """The LLR so far and the bounds it is held to now (0 and Wald's before the first deal)."""
+        if not self.scores.n:
+            return 0.0, self.settings.lower, self.settings.upper
+        ratio, step = llr_and_step(self.outcomes.counts, self.h0, self.h1, self.settings.model)
+        lower, upper = self.settings.bounds(step)
+        return float(ratio), float(lower), float(upper)
 
     @property
     def llr(self) -> float:
         """The log-likelihood ratio of H1 against H0 so far (0 before the first deal)."""
-        scores = self.scores
-        return llr(scores.n, scores.total, scores.squares, self.s0, self.s1) if scores.n else 0.0
+        return self._state()[0]
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The bounds the LLR is held to now: Wald's, moved in by the expected overshoot (SprtSettings.bounds)."""
+        return self._state()[1:]
 
     @property
     def decision(self) -> Decision:
-        llr = self.llr
-        if llr >= self.settings.upper:
+        llr, lower, upper = self._state()
+        if llr >= upper:
             return Decision.H1
-        if llr <= self.settings.lower:
+        if llr <= lower:
             return Decision.H0
         return Decision.PENDING

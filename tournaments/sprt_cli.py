@@ -52,7 +52,7 @@ from .cli import (
 from .config import TournamentConfig
 from .executor import ExecutorFactory, Placement, executor_factory
 from .schedule import substitution_size
-from .sprt import SprtSettings
+from .sprt import Model, SprtSettings
 from .sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
 from .storage import Store
 
@@ -110,12 +110,13 @@ def print_sprt(config: TournamentConfig, state: SprtState, json_out: bool, sandb
     if json_out:
         print_json({"game": config.game, "seats": config.seats, "candidate": candidate, "baseline": baseline,
                     "field": field, "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-                    **state.to_json(), "sandbox": sandbox})
+                    "model": str(s.model), **state.to_json(), "sandbox": sandbox})
         return
     against = f"the field {', '.join(field)}" if field else "each other: game pairs"
     typer.echo(f"SPRT {config.game}, {config.seats} seats: {candidate} (candidate) and {baseline} (baseline) "
                f"against {against}")
-    typer.echo(f"H0: elo = {s.elo0:g}, H1: elo = {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g}; "
+    elo = "elo" if s.model is Model.LOGISTIC else "nelo"
+    typer.echo(f"H0: {elo} = {s.elo0:g}, H1: {elo} = {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g}; "
                f"sandbox: {sandbox}")
     typer.echo(state.figures())
     typer.echo(state.verdict().replace("the candidate", candidate))
@@ -136,6 +137,10 @@ def sprt(
     elo1: float = typer.Option(5.0, "--elo1", metavar="ELO", help="H1: the candidate is this much better."),
     alpha: float = typer.Option(0.05, "--alpha", metavar="P", help="The chance of accepting H1 when H0 holds."),
     beta: float = typer.Option(0.05, "--beta", metavar="P", help="The chance of accepting H0 when H1 holds."),
+    model: str = typer.Option("logistic", "--model", metavar="logistic|normalized",
+                              help="What --elo0 and --elo1 mean: logistic Elo (the expected score, as the ratings "
+                              "table reads it), or normalized Elo (the score per unit of its spread: the same "
+                              "bounds demand as many deals in every game; docs/TOURNAMENTS.md)."),
     max_games: int = typer.Option(DEFAULT_MAX_GAMES, "--max-games", min=1, metavar="N",
                                   help="Stop undecided after about N games (whole deals)."),
     workers: int = WORKERS,
@@ -163,7 +168,9 @@ def sprt(
     the same bots: the luck of the deal cancels (docs/TOURNAMENTS.md, "SPRT").
     Example: referee tournament sprt durak --candidate heuristic --baseline random --elo1 50
     """
-    settings = SprtSettings(elo0, elo1, alpha, beta)
+    if model not in {m.value for m in Model}:
+        raise ConfigError(f"--model must be logistic or normalized, got {model!r}")
+    settings = SprtSettings(elo0, elo1, alpha, beta, Model(model))
     settings.check()
     play_on = executor_factory(executor, scheduler)
     registry = cli_registry()

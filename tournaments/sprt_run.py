@@ -23,7 +23,7 @@ from .config import TournamentConfig
 from .executor import Executor
 from .played import PrefixTracker, order
 from .schedule import Scheduled, substitution, substitution_size
-from .sprt import Decision, PairedScores, Sprt, SprtSettings, substitution_score
+from .sprt import Decision, Model, Sprt, SprtSettings, substitution_score
 from .storage import Store
 
 __all__ = ["SprtPlan", "SprtState", "deal_of", "is_sprt", "run_sprt", "sprt_state"]
@@ -45,7 +45,7 @@ class SprtPlan:
             raise ConfigError("this tournament is not an SPRT (no 'sprt' settings in its configuration)")
         try:
             settings = SprtSettings(float(data["elo0"]), float(data["elo1"]), float(data["alpha"]),
-                                    float(data["beta"]))
+                                    float(data["beta"]), Model(data.get("model", Model.LOGISTIC)))
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"the stored SPRT settings are damaged ({type(exc).__name__}: {exc})") from exc
         settings.check()
@@ -56,8 +56,9 @@ class SprtPlan:
         return cls(settings, field, seats, config.games)
 
     @staticmethod
-    def settings_dict(settings: SprtSettings) -> dict[str, float]:
-        return {"elo0": settings.elo0, "elo1": settings.elo1, "alpha": settings.alpha, "beta": settings.beta}
+    def settings_dict(settings: SprtSettings) -> dict[str, float | str]:
+        return {"elo0": settings.elo0, "elo1": settings.elo1, "alpha": settings.alpha, "beta": settings.beta,
+                "model": str(settings.model)}
 
     @property
     def per_deal(self) -> int:
@@ -87,9 +88,9 @@ class SprtState:
         return self.decision is not Decision.PENDING or self.deals >= self.max_deals
 
     def figures(self) -> str:
-        """Deals, games, the LLR in its bounds and the Elo estimate with its 95 % interval."""
+        """Deals, games, the LLR in its bounds and the Elo estimate with its 95 % interval (from the deals)."""
         return (f"{self.deals} deals, {self.games} games: LLR {self.llr:.2f} ({self.lower:.2f}, {self.upper:.2f}); "
-                f"Elo {self.elo:+.1f} [{self.elo_low:+.1f}, {self.elo_high:+.1f}]")
+                f"Elo {self.elo:+.1f}, 95 % [{self.elo_low:+.1f}, {self.elo_high:+.1f}]")
 
     def verdict(self) -> str:
         return {Decision.H1: "H1 accepted: the candidate is better",
@@ -114,7 +115,7 @@ class _Tally:
         self.plan = plan
         self.places: dict[str, Sequence[int]] = {}
         self.scored: set[int] = set()
-        self.test = Sprt(plan.settings, PairedScores())
+        self.test = Sprt(plan.settings, resolution=2 * plan.seats)
 
     def add(self, key: str, places: Sequence[int]) -> None:
         self.places[key] = places
@@ -128,8 +129,8 @@ class _Tally:
 
     def state(self) -> SprtState:
         elo, low, high = (v + 0.0 for v in self.test.scores.elo())  # + 0.0: no "-0.0" shown
-        s = self.plan.settings
-        return SprtState(len(self.scored), len(self.places), self.test.llr, s.lower, s.upper, elo, low, high,
+        lower, upper = self.test.bounds
+        return SprtState(len(self.scored), len(self.places), self.test.llr, lower, upper, elo, low, high,
                          self.test.decision, self.plan.max_deals)
 
 

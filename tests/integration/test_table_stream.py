@@ -119,7 +119,7 @@ def old_head_to_head(games: Sequence[Placing], a: int, b: int, deals: Sequence[H
         if s1 != s2[::-1]:
             continue
         first, second = (p1, p2) if s1[0] == a else (p2, p1)
-        pairs.add(deal_score([first[0], second[1]], [second[0], first[1]], 2))
+        pairs.add(deal_score([first[0], second[1]], [first[1], second[0]]))  # each game: a against b
     return HeadToHead(a, b, wins, draws, losses, pairs if pairs.n else None)
 
 

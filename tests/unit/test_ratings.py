@@ -284,7 +284,8 @@ def test_head_to_head_elo_and_los_against_hand_computed_values() -> None:
     # variance with a prior of one game at ¼: (Σy² − n·m² + ¼) / (n + 1) = (6.5 − 4.9 + 0.25) / 11 = 0.168182
     # Elo of the score shrunk by one game at ½: (7 + ½) / 11 = 0.681818 → 400·log10(0.681818/0.318182) = 132.40
     # interval: 0.681818 ± 1.959964·√(0.168182/11) = 0.681818 ± 0.242351 → Elo −42.27 … +434.36, ± 238.32
-    # LOS: ½·(1 + erf((6 − 2)/√(2·8))) = ½·(1 + erf(1)) = 0.921350
+    # LOS (issue 34: from the same mean and error as the interval): Φ((0.681818 − ½) / √(0.168182/11))
+    #   = Φ(0.181818 / 0.123651) = Φ(1.470413) = 0.929277
     shrunk, half = 7.5 / 11, Z95 * math.sqrt(1.85 / 11 / 11)
     elo, margin = h.elo()
     assert elo == pytest.approx(elo_of(shrunk)) and elo == pytest.approx(132.397, abs=1e-2)
@@ -292,10 +293,10 @@ def test_head_to_head_elo_and_los_against_hand_computed_values() -> None:
     assert h.interval() == pytest.approx((-42.27, 434.36), abs=0.02)
     assert margin == pytest.approx(238.32, abs=0.02)
     assert h.score == pytest.approx(0.7)  # the plain mean: the shrinking is the Elo estimate's
-    assert h.los() == pytest.approx(0.9213504, abs=1e-6)
+    assert h.los() == pytest.approx(0.929277, abs=1e-6)
     back = head_to_head(H2H, 1, 0)
     assert back.elo() == pytest.approx((-elo, margin))
-    assert back.los() == pytest.approx(1 - 0.9213504, abs=1e-6)
+    assert back.los() == pytest.approx(1 - 0.929277, abs=1e-6)
 
 
 # Entrant 0 against 1 by deal: a deal played from both seats is a pair (pentanomial), scored for 0.

@@ -1,50 +1,54 @@
-"""The paired deal score and the sequential test of tournaments/sprt.py, against worked examples (issue 14)."""
+"""The paired deal score and the sequential test of tournaments/sprt.py: worked examples (issues 14 and 34) and
+the published test vectors of fastchess (app/tests/sprt_test.cpp) and OpenBench (OpenBench/stats.py)."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from referee.errors import ConfigError
 from tournaments.schedule import BASELINE, CANDIDATE, substitution, substitution_size
 from tournaments.sprt import (
+    NELO,
     Decision,
+    Model,
+    Outcomes,
     PairedScores,
     Sprt,
     SprtSettings,
+    compare,
     deal_score,
     elo_to_score,
+    llr,
     score_to_elo,
-    seat_score,
     substitution_score,
 )
 
 
-def test_a_place_scores_one_for_first_and_zero_for_last() -> None:
-    assert [seat_score(p, 4) for p in (1, 2, 3, 4)] == [1.0, pytest.approx(2 / 3), pytest.approx(1 / 3), 0.0]
-    assert [seat_score(p, 2) for p in (1, 2)] == [1.0, 0.0]
-    assert seat_score(2, 4) == seat_score(2, 4)  # "1224": both seconds score alike
+def test_a_comparison_is_who_finished_ahead() -> None:
+    assert [compare(1, 2), compare(2, 2), compare(3, 1)] == [1.0, 0.5, 0.0]
 
 
 def test_a_two_seat_deal_is_fastchess_game_pair() -> None:
-    """Two seats, the baseline as the opponent: the candidate's pair score (pentanomial: 0, ¼, ½, ¾, 1)."""
-    # the candidate wins from both seats, so the baseline (its opponent) loses from both
-    assert deal_score([1, 1], [2, 2], 2) == 1.0
-    assert deal_score([1, 2], [2, 1], 2) == 0.5  # each wins one: the deal's luck decided
-    assert deal_score([2, 2], [1, 1], 2) == 0.0
-    # against a field: the candidate won one seat and lost one, the baseline lost both
-    assert deal_score([1, 2], [2, 2], 2) == 0.75
-
-
-def test_a_four_seat_deal_pairs_the_same_seats() -> None:
-    # the candidate 1st, 2nd, 2nd, 4th from seats 0-3; the baseline 2nd, 3rd, 4th, 4th from the same seats
-    y = deal_score([1, 2, 2, 4], [2, 3, 4, 4], 4)
-    mine = (1 + 2 / 3 + 2 / 3 + 0) / 4
-    theirs = (2 / 3 + 1 / 3 + 0 + 0) / 4
-    assert y == pytest.approx((1 + mine - theirs) / 2)
+    """Two seats, the baseline as the opponent: each game compares the two; the pair score is pentanomial."""
+    assert deal_score([1, 1], [2, 2]) == 1.0  # won from both seats
+    assert deal_score([1, 2], [2, 1]) == 0.5  # each won one: the deal's luck decided
+    assert deal_score([1, 1], [2, 1]) == 0.75  # a win and a draw
+    assert deal_score([2, 2], [1, 1]) == 0.0
     with pytest.raises(ValueError):
-        deal_score([1, 2], [1], 2)
+        deal_score([1, 2], [1])
+
+
+def test_a_deal_won_from_every_seat_is_a_deal_won_at_any_seats_and_in_team_games() -> None:
+    """Issue 34: one place better in every seat at 4 seats wins the deal (it scored 2/3 before), and a team game
+    won from every seat by the candidate's team and lost by the baseline's scores 1 (it scored 5/6 before)."""
+    assert deal_score([1, 2, 3, 3], [2, 3, 4, 4]) == 1.0
+    assert deal_score([1, 1, 1, 1], [3, 3, 3, 3]) == 1.0  # a team game: places 1 (won) and 3 (lost)
+    assert deal_score([1, 3, 1, 3], [3, 3, 3, 1]) == 0.625  # won 2, level 1, lost 1 of 4 seats: 2.5 / 4
+    # at K seats a paired score is a multiple of 1/(2K): the test's categories
+    assert deal_score([1, 2, 2], [2, 2, 1]) * 6 == pytest.approx(3)
 
 
 def test_elo_and_score_are_inverse() -> None:
@@ -54,18 +58,71 @@ def test_elo_and_score_are_inverse() -> None:
         assert score_to_elo(elo_to_score(elo)) == pytest.approx(elo)
 
 
-def test_the_llr_of_a_worked_example() -> None:
-    """100 deals: 40 at ¾, 30 at ½, 30 at ¼; elo0 0, elo1 20. By hand: mean 0.525; the variance with the prior of
-    one deal at ¼ is (31.875 − 100·0.525² + 0.25) / 101 = 0.0451733; s1 = 1/(1 + 10^(−0.05)) = 0.5287506;
-    LLR = 100 · 0.0287506 · (1.05 − 1.0287506) / (2 · 0.0451733) = 0.67621."""
-    test = Sprt(SprtSettings(elo0=0, elo1=20))
-    for y, count in ((0.75, 40), (0.5, 30), (0.25, 30)):
-        for _ in range(count):
-            test.add(y)
-    assert test.scores.mean == pytest.approx(0.525)
-    assert test.scores.variance == pytest.approx(0.0451733, abs=1e-7)
-    assert test.llr == pytest.approx(0.67621, abs=1e-5)
-    assert test.decision is Decision.PENDING
+# fastchess app/tests/sprt_test.cpp: Stats(wins, losses, draws) and Stats(LL, LD, WL, DD, WD, WW), α = β = 0.05
+TRINOMIAL = [((36433, 36027, 68692), Model.NORMALIZED, 0, 2, 0.92), ((10871, 10650, 20431), Model.NORMALIZED, -1.75,
+                                                                     0.25, 2.30),
+             ((21404, 21184, 40708), Model.LOGISTIC, 0.5, 2.5, -1.57),
+             ((57433, 57030, 106593), Model.LOGISTIC, 0, 2, -2.59)]
+PENTANOMIAL = [((365, 16618, 36029, 200, 16974, 390), Model.NORMALIZED, 0, 2, 2.25),
+               ((127, 4883, 10311, 401, 5150, 104), Model.NORMALIZED, -1.75, 0.25, 3.01),
+               ((223, 9863, 20279, 1000, 10037, 246), Model.LOGISTIC, 0.5, 2.5, -3.07),
+               ((871, 26175, 55003, 980, 26678, 821), Model.LOGISTIC, 0, 2, -4.98)]
+
+
+def hypotheses(model: Model, elo0: float, elo1: float, pair: bool) -> tuple[float, float]:
+    if model is Model.NORMALIZED:
+        scale = math.sqrt(2) if pair else 1.0
+        return elo0 * scale / NELO, elo1 * scale / NELO
+    return elo_to_score(elo0), elo_to_score(elo1)
+
+
+@pytest.mark.parametrize(("wdl", "model", "elo0", "elo1", "expected"), TRINOMIAL)
+def test_the_trinomial_llr_is_fastchess(wdl: tuple[int, int, int], model: Model, elo0: float, elo1: float,
+                                        expected: float) -> None:
+    wins, losses, draws = wdl
+    h0, h1 = hypotheses(model, elo0, elo1, pair=False)
+    assert float(llr([losses, draws, wins], h0, h1, model)) == pytest.approx(expected, rel=0.01, abs=0.005)
+
+
+@pytest.mark.parametrize(("penta", "model", "elo0", "elo1", "expected"), PENTANOMIAL)
+def test_the_pentanomial_llr_is_fastchess(penta: tuple[int, ...], model: Model, elo0: float, elo1: float,
+                                          expected: float) -> None:
+    ll, ld, wl, dd, wd, ww = penta
+    h0, h1 = hypotheses(model, elo0, elo1, pair=True)
+    assert float(llr([ll, ld, wl + dd, wd, ww], h0, h1, model)) == pytest.approx(expected, rel=0.01, abs=0.005)
+
+
+def test_the_pentanomial_llr_is_openbench() -> None:
+    """OpenBench/stats.py's own example: PentanomialSPRT((39, 8843, 26675, 9240, 44), 0.5, 2.5) = 2.94168 (its
+    normalized pentanomial test, run on those counts)."""
+    h0, h1 = hypotheses(Model.NORMALIZED, 0.5, 2.5, pair=True)
+    assert float(llr([39, 8843, 26675, 9240, 44], h0, h1, Model.NORMALIZED)) == pytest.approx(2.94168, abs=1e-4)
+
+
+def test_the_llr_never_favours_h1_when_h0_is_the_observed_mean() -> None:
+    """Under H0 at the observed mean the constrained MLE is the observed distribution itself, which no other
+    distribution beats: the LLR is ≤ 0. (fastchess's vector "normalized trinomial 3", 16,700 draws and nothing
+    else, expects +2.97: its fixed-point loop stops at a change of 1e-4, before the MLE; this one converges.)"""
+    h0, h1 = hypotheses(Model.NORMALIZED, 0, 5, pair=False)
+    assert float(llr([0, 16700, 0], h0, h1, Model.NORMALIZED)) < 0
+    assert float(llr([10, 30, 10], 0.5, elo_to_score(20))) < 0
+    assert float(llr([10, 30, 10], elo_to_score(-20), 0.5)) > 0
+
+
+def test_the_llr_works_on_many_tests_at_once() -> None:
+    counts = np.array([[3, 5, 9, 2, 1], [0, 0, 4, 0, 0], [1, 8, 20, 9, 2]])
+    one_by_one = [float(llr(row, 0.5, 0.53)) for row in counts]
+    assert np.allclose(llr(counts, 0.5, 0.53), one_by_one)
+
+
+def test_the_test_keeps_its_counts_by_score() -> None:
+    outcomes = Outcomes(8)  # 4 seats: multiples of ⅛
+    for y in (0.5, 0.625, 1.0, 0.5):
+        outcomes.add(y)
+    assert outcomes.counts == [0, 0, 0, 0, 2, 1, 0, 0, 1] and outcomes.n == 4
+    assert outcomes.scores().mean == pytest.approx(0.65625)
+    with pytest.raises(ValueError):
+        outcomes.add(0.3)  # not a multiple of ⅛
 
 
 def test_the_bounds_are_walds() -> None:
@@ -92,8 +149,9 @@ def test_the_test_stops_when_the_llr_crosses_a_bound() -> None:
     assert before.llr < before.settings.upper
 
 
-def test_equal_bots_end_in_h0() -> None:
-    test = Sprt(SprtSettings(elo0=0, elo1=20))
+@pytest.mark.parametrize("model", list(Model))
+def test_equal_bots_end_in_h0(model: Model) -> None:
+    test = Sprt(SprtSettings(elo0=0, elo1=20, model=model))
     k = 0
     while test.decision is Decision.PENDING and k < 100_000:
         test.add((0.25, 0.5, 0.75, 0.5)[k % 4])  # mean ½: elo 0
@@ -102,11 +160,20 @@ def test_equal_bots_end_in_h0() -> None:
 
 
 def test_the_first_alike_deals_do_not_decide() -> None:
-    """Ten deals at ½ (each bot won one seat) are no evidence: the prior keeps the variance from vanishing."""
+    """Ten deals at ½ (each bot won one seat) are little evidence: the test stays open, its LLR finite."""
     test = Sprt(SprtSettings(elo0=0, elo1=20))
     for _ in range(10):
         test.add(0.5)
     assert test.decision is Decision.PENDING and math.isfinite(test.llr)
+
+
+def test_the_docs_example_no_longer_accepts_after_five_deal_pairs() -> None:
+    """Issue 34: docs/TOURNAMENTS.md's example accepted H1 (0, 50) after 5 deal pairs at LLR 3.98 under the
+    normal approximation; the multinomial test is still pending there (fastchess: 0.67)."""
+    test = Sprt(SprtSettings(elo0=0, elo1=50))
+    for _ in range(5):
+        test.add(1.0)
+    assert test.decision is Decision.PENDING and 0 < test.llr < test.settings.upper
 
 
 def test_the_elo_estimate_stays_finite_and_continuous_at_a_full_score() -> None:
@@ -121,6 +188,22 @@ def test_the_elo_estimate_stays_finite_and_continuous_at_a_full_score() -> None:
     assert abs(all_won[0] - nearly[0]) < 150 and nearly[1] < nearly[0] < nearly[2]
     even = estimate([0.25, 0.75] * 50)
     assert even[0] == pytest.approx(0.0) and even[1] == pytest.approx(-even[2])
+
+
+@pytest.mark.parametrize("ys", [[0.5] * 90 + [0.75] * 10, [1.0] * 30 + [0.0] * 20, [0.75, 0.5, 0.25] * 7 + [1.0],
+                                [0.25] * 3 + [0.5] * 40])
+def test_the_los_agrees_with_the_interval(ys: list[float]) -> None:
+    """Issue 34: the LOS comes from the same mean and error as the interval: above ½ exactly when the Elo is above
+    0, above 97.5 % exactly when the whole interval is. 90 split pairs and 10 win-draw pairs: LOS 99.7 % (it was
+    76.6 % from the single games), interval above 0."""
+    scores = PairedScores()
+    scores.extend(ys)
+    elo, low, high = scores.elo()
+    los = scores.los()
+    assert (los > 0.5) == (elo > 0)
+    assert (los > 0.975) == (low > 0) and (los < 0.025) == (high < 0)
+    if ys[0] == 0.5:
+        assert los > 0.99 and low > 0
 
 
 @pytest.mark.parametrize(("settings", "message"), [
