@@ -122,3 +122,27 @@ def test_the_printed_table_marks_a_partial_one_and_the_unrated(capsys: pytest.Ca
     assert capsys.readouterr().out.splitlines()[0] == "3 games, seed 5; sandbox: off"
     print_report(report, "csv", False)
     assert capsys.readouterr().err == ""
+
+
+def test_the_crosstable_scores_a_draw_as_half() -> None:
+    # a beat b 184 times, drew 71 and lost 145: a score of 54.9 %, though a finished ahead in only 46 % of the games
+    results = [[1, 2]] * 184 + [[1, 1]] * 71 + [[2, 1]] * 145
+    rows = [row(i, i, ["a", "b"], places) for i, places in enumerate(results)]
+    report = build_report(["a", "b"], rows)
+    assert report.score == [[None, round(219.5 / 400, 4)], [round(180.5 / 400, 4), None]]  # wins + ½ draws
+    assert 0.548 < report.score[0][1] < 0.549
+    assert report.ahead == [[None, 0.46], [0.3625, None]]  # kept: strictly ahead, a draw for neither
+    data = report.to_json()["crosstable"]
+    assert data == {"bots": ["a", "b"], "ahead": report.ahead, "score": report.score}
+    (h,) = report.head_to_head  # the head-to-head's score (no deal pairs: the games') is the same
+    assert h["score"] == report.score[0][1]
+
+
+def test_the_crosstable_score_of_more_seats_counts_shared_places_as_half() -> None:
+    # three seats: a ahead of both; then b and c share first, a last; then all three tie
+    rows = [row(0, 0, ["a", "b", "c"], [1, 2, 3]), row(1, 1, ["a", "b", "c"], [3, 1, 1]),
+            row(2, 2, ["a", "b", "c"], [1, 1, 1])]
+    report = build_report(["a", "b", "c"], rows)
+    assert report.score[0] == [None, 0.5, 0.5]  # against b: 1, 0, ½ of 3
+    assert report.score[1] == [0.5, None, round(2 / 3, 4)]  # against c: 1, ½, ½
+    assert report.score[2] == [0.5, round(1 / 3, 4), None]
