@@ -25,7 +25,7 @@ from referee.errors import StorageError
 from .ratings import HeadToHeads, Placing, bootstrap_patterns, fit
 from .storage import GameRow
 
-__all__ = ["CROSSTABLE_SCORE", "Report", "build_report"]
+__all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source"]
 
 #: What a crosstable cell is, wherever the crosstable is shown (the terminal table, the HTML report).
 CROSSTABLE_SCORE = "score: wins + ½ draws, of the games both played"
@@ -62,6 +62,17 @@ class Report:
             "crosstable": {"bots": self.entrants, "ahead": self.ahead, "score": self.score},
             "head_to_head": self.head_to_head,
         }
+
+
+def interval_source(head_to_head: Sequence[dict[str, Any]]) -> str:
+    """What the head-to-head rows' "Elo diff" ± is and where it comes from: the deal pairs of the rows with any
+    (``pairs`` > 0), the single games of the others (``pairs`` 0, printed ``-``)."""
+    paired = [h["pairs"] > 0 for h in head_to_head]
+    if all(paired):
+        return "95% interval, from the deal pairs"
+    if not any(paired):
+        return "95% interval, from the games (no deal pairs)"
+    return "95% interval, from the deal pairs, or the games where pairs is -"
 
 
 def _stranger(key: str | None, seating: Sequence[str]) -> StorageError:
