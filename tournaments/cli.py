@@ -47,7 +47,7 @@ from referee.wirelog import WireLog
 
 from .config import TournamentConfig
 from .executor import AFFINITIES, DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, Placement, executor_factory
-from .report import Report, build_report
+from .report import CROSSTABLE_SCORE, Report, build_report, interval_source
 from .run import Progress, run_tournament
 from .sprt_run import is_sprt
 from .storage import GameRow, Store
@@ -144,15 +144,16 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
     typer.echo(format_table(rows, headers, fmt))
     names = [r["bot"] for r in report.rows]
     idx = {n: i for i, n in enumerate(report.entrants)}
-    def share(a: str, b: str) -> str:
-        value = report.ahead[idx[a]][idx[b]]
+
+    def score(a: str, b: str) -> str:
+        value = report.score[idx[a]][idx[b]]
         return "" if a == b or value is None else f"{100 * value:.0f}%"
 
-    cross = [[a] + [share(a, b) for b in names] for a in names]
-    typer.echo("\nfinished ahead of (row over column, share of the games both played):")
+    cross = [[a] + [score(a, b) for b in names] for a in names]
+    typer.echo(f"\ncrosstable, row over column ({CROSSTABLE_SCORE}):")
     typer.echo(format_table(cross, ["", *names], fmt))
     if report.head_to_head:
-        typer.echo("\nhead to head:")
+        typer.echo(f"\nhead to head (Elo diff: {interval_source(report.head_to_head)}):")
         h2h = [[h["bot"], h["opponent"], h["games"], f"{h['wins']}/{h['draws']}/{h['losses']}", h["pairs"] or "-",
                 f"{100 * h['score']:.1f}%", f"{h['elo']:+.0f} ± {h['elo_error']:.0f}", f"{100 * h['los']:.1f}%"]
                for h in report.head_to_head]

@@ -25,7 +25,10 @@ from referee.errors import StorageError
 from .ratings import HeadToHeads, Placing, bootstrap_patterns, fit
 from .storage import GameRow
 
-__all__ = ["Report", "build_report"]
+__all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source"]
+
+#: What a crosstable cell is, wherever the crosstable is shown (the terminal table, the HTML report).
+CROSSTABLE_SCORE = "score: wins + ½ draws, of the games both played"
 
 
 @dataclass
@@ -34,6 +37,7 @@ class Report:
     games: int
     rows: list[dict[str, Any]]  # one per entrant, best first
     ahead: list[list[float | None]]  # ahead[i][j]: share of shared games where i finished ahead of j
+    score: list[list[float | None]]  # score[i][j]: i's score against j, (ahead + ½ tied) / shared games
     head_to_head: list[dict[str, Any]]
     seed: int | None = None  # the tournament seed, set once every scheduled game is stored
     scheduled: int | None = None  # the games of the whole schedule; None: the rows are the whole tournament
@@ -55,9 +59,20 @@ class Report:
             "partial": self.partial,
             "seed": self.seed,
             "ratings": self.rows,
-            "crosstable": {"bots": self.entrants, "ahead": self.ahead},
+            "crosstable": {"bots": self.entrants, "ahead": self.ahead, "score": self.score},
             "head_to_head": self.head_to_head,
         }
+
+
+def interval_source(head_to_head: Sequence[dict[str, Any]]) -> str:
+    """What the head-to-head rows' "Elo diff" ± is and where it comes from: the deal pairs of the rows with any
+    (``pairs`` > 0), the single games of the others (``pairs`` 0, printed ``-``)."""
+    paired = [h["pairs"] > 0 for h in head_to_head]
+    if all(paired):
+        return "95% interval, from the deal pairs"
+    if not any(paired):
+        return "95% interval, from the games (no deal pairs)"
+    return "95% interval, from the deal pairs, or the games where pairs is -"
 
 
 def _stranger(key: str | None, seating: Sequence[str]) -> StorageError:
@@ -140,6 +155,7 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
     first = [0] * n
     last = [0] * n
     ahead = [[0] * n for _ in range(n)]
+    tied = [[0] * n for _ in range(n)]
     shared = [[0] * n for _ in range(n)]
     for (names, places), count in counts.items():
         players = seated(names)
@@ -155,6 +171,7 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
                 if o != e:
                     shared[e][o] += count
                     ahead[e][o] += count * (places[seat] < places[other_seat])
+                    tied[e][o] += count * (places[seat] == places[other_seat])
     rated = [i for i in range(n) if played[i]]  # the fit rates the entrants that played, centred among them
     ratings: list[float | None] = [None] * n
     cis: list[float | None] = [None] * n
@@ -191,6 +208,9 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
         for rank, i in enumerate(order, 1)
     ]
     share = [[round(ahead[i][j] / shared[i][j], 4) if shared[i][j] else None for j in range(n)] for i in range(n)]
+    # The crosstable's score: a game finished ahead 1, in the same place (a draw; partners in a team game) ½.
+    score = [[round((ahead[i][j] + tied[i][j] / 2) / shared[i][j], 4) if shared[i][j] else None for j in range(n)]
+             for i in range(n)]
     pairs = []
     if counts and two_seats:
         for a in range(n):
@@ -203,4 +223,4 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
                                   "draws": h.draws, "losses": h.losses, "score": round(h.score, 4),
                                   "elo": round(elo, 1), "elo_error": round(err, 1), "los": round(h.los(), 4),
                                   "pairs": h.pair_count, "elo_low": round(low, 1), "elo_high": round(high, 1)})
-    return Report(list(entrants), sum(counts.values()), table, share, pairs, scheduled=scheduled)
+    return Report(list(entrants), sum(counts.values()), table, share, score, pairs, scheduled=scheduled)

@@ -1,9 +1,10 @@
 """The tournament report as one self-contained HTML page (``referee tournament report``, docs/HTML.md).
 
-The page holds the rating table with the intervals drawn as bars, the crosstable as a heat map, the ratings'
-course over the games played, the faults by bot and kind, the configuration, and the list of games, each
-linked to its replay viewer (:mod:`referee.html`), written beside the report. Charts are inline SVG drawn from
-the numbers here; the template is ``templates/report.html.j2``; nothing is fetched when the page is viewed.
+The page holds the rating table with the intervals drawn as bars, the crosstable as a heat map of scores (wins
++ ½ draws, the terminal table's figures), the ratings' course over the games played, the faults by bot and kind,
+the configuration, and the list of games, each linked to its replay viewer (:mod:`referee.html`), written beside
+the report. Charts are inline SVG drawn from the numbers here; the template is ``templates/report.html.j2``;
+nothing is fetched when the page is viewed.
 
 The work is bounded: the stored games are read once, as a stream; the course is the table
 (:func:`tournaments.report.build_report`) of at most :data:`COURSE_POINTS` prefixes of them, each from its games
@@ -28,7 +29,7 @@ from referee.record import record_from_dict
 
 from .cli import sandbox_mode, stored_report
 from .config import TournamentConfig
-from .report import Report, build_report
+from .report import CROSSTABLE_SCORE, Report, build_report, interval_source
 from .storage import GameRow, Store
 
 __all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "ReportPage", "report_page", "write_report"]
@@ -128,7 +129,9 @@ def write_report(store: Store, registry: Registry, out: Path, *, replays: int = 
 
 
 def render(page: ReportPage) -> str:
-    return environment("tournaments").get_template("report.html.j2").render(page=page, listed=LISTED)
+    return environment("tournaments").get_template("report.html.j2").render(
+        page=page, listed=LISTED, score_legend=CROSSTABLE_SCORE,
+        interval_source=interval_source(page.report.head_to_head))
 
 
 def _bars(report: Report) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -175,23 +178,25 @@ def _ticks(low: float, high: float) -> list[float]:
 
 
 def _heat(report: Report) -> list[list[dict[str, Any]]]:
-    """The crosstable in the table's order: each cell's share and its colour (red below half, green above)."""
+    """The crosstable in the table's order: each cell's score (wins + ½ draws, of the games both played: the
+    terminal table's figure) and its colour by that score (red below half, green above); ``exact``: to 0.1 %."""
     order = [report.entrants.index(r["bot"]) for r in report.rows]
     cells = []
     for i in order:
         line = []
         for j in order:
-            share = None if i == j else report.ahead[i][j]
-            text = "" if share is None else f"{100 * share:.0f}%"
-            line.append({"share": share, "colour": _colour(share), "text": text})
+            score = None if i == j else report.score[i][j]
+            text = "" if score is None else f"{100 * score:.0f}%"
+            exact = "" if score is None else f"{100 * score:.1f}%"
+            line.append({"score": score, "colour": _colour(score), "text": text, "exact": exact})
         cells.append(line)
     return cells
 
 
-def _colour(share: float | None) -> str:
-    if share is None:
+def _colour(score: float | None) -> str:
+    if score is None:
         return "#eef0f4"
-    t = max(-1.0, min(1.0, 2 * share - 1))  # -1 all behind … 1 all ahead
+    t = max(-1.0, min(1.0, 2 * score - 1))  # -1 every game lost … 0 even … 1 every game won
     target = (46, 160, 90) if t > 0 else (214, 69, 65)
     a = abs(t)
     r, g, b = (round(255 + (c - 255) * a) for c in target)

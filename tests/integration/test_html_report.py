@@ -18,7 +18,8 @@ from html_browser import browser, no_errors, open_page
 
 from referee.cli_common import cli_registry
 from tournaments import report_html
-from tournaments.storage import Store
+from tournaments.report import build_report
+from tournaments.storage import GameRow, Store
 
 ILLEGAL = f"cmd:{sys.executable} {ROOT / 'tests' / 'fixtures' / 'zoo' / 'illegal.py'}"
 
@@ -61,8 +62,15 @@ def test_the_report_shows_the_table_and_links_each_replay(context: Any, tourname
     index = {name: i for i, name in enumerate(table["crosstable"]["bots"])}
     heat = page.locator("#crosstable tr").evaluate_all(
         "rows => rows.slice(1).map(r => [...r.querySelectorAll('td')].map(td => td.innerText))")
-    assert heat == [["" if a == b else f"{100 * table['crosstable']['ahead'][index[a]][index[b]]:.0f}%"
-                     for b in names] for a in names]
+    assert heat == [["" if a == b else f"{100 * table['crosstable']['score'][index[a]][index[b]]:.0f}%"
+                     for b in names] for a in names]  # the score, wins + ½ draws, as the page says:
+    assert "score: wins + ½ draws, of the games both played" in page.locator("#score-legend").inner_text()
+    assert "A shared place counts for every bot sharing it" in page.locator("#places-legend").inner_text()
+    assert page.locator("#ratings th", has_text="first %").get_attribute("title") == (
+        "the share of its games with place 1; a shared first place counts for every bot sharing it")
+    # every head-to-head has its deal pairs: the interval says so
+    assert all(h["pairs"] > 0 for h in table["head_to_head"])
+    assert page.locator("#interval-legend").inner_text().startswith("Elo diff: 95% interval, from the deal pairs")
     faults = {r["bot"]: r["faults"] for r in table["ratings"]}
     assert faults["illegal"] > 0
     shown = page.locator("#faults tr").evaluate_all(
@@ -143,3 +151,17 @@ def test_a_partial_tournament_keeps_its_seed_and_a_big_one_is_bounded(
     assert f"{len(page.games)} of 11 games listed" in text and "the first 3 in schedule order" in text
     assert "at most 2: the games with a fault first" in text
     assert page.course["points"] <= report_html.COURSE_POINTS
+
+
+def test_a_heat_map_cell_is_the_score_with_draws_as_half() -> None:
+    """184 wins, 71 draws and 145 losses are a score of 54.9 %: a green 55 %, not the red 46 % of the games won."""
+    results = [(1, 2)] * 184 + [(1, 1)] * 71 + [(2, 1)] * 145
+    rows = [GameRow(i, f"t0.d{i}.r0", i, ("a", "b"), places, (), 10) for i, places in enumerate(results)]
+    report = build_report(["a", "b"], rows)
+    assert [r["bot"] for r in report.rows] == ["a", "b"]
+    heat = report_html._heat(report)
+    (mine, theirs) = heat[0][1], heat[1][0]
+    assert (mine["text"], mine["exact"], theirs["text"], theirs["exact"]) == ("55%", "54.9%", "45%", "45.1%")
+    red, green = int(mine["colour"][1:3], 16), int(mine["colour"][3:5], 16)
+    assert green > red  # green: above half
+    assert heat[0][0] == {"score": None, "colour": "#eef0f4", "text": "", "exact": ""}

@@ -134,6 +134,7 @@ def old_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seque
     last = [0] * n
     faults = [0] * n
     ahead = [[0] * n for _ in range(n)]
+    tied = [[0] * n for _ in range(n)]
     shared = [[0] * n for _ in range(n)]
     for row in rows:
         seating = tuple(index[name] for name in row.seating)
@@ -149,6 +150,7 @@ def old_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seque
                 if o != e:
                     shared[e][o] += 1
                     ahead[e][o] += places[seat] < places[other_seat]
+                    tied[e][o] += places[seat] == places[other_seat]
         for fault in row.faults:
             faults[seating[fault.seat]] += 1
     deals = [row.seed for row in rows]
@@ -178,6 +180,8 @@ def old_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seque
         for rank, i in enumerate(order, 1)
     ]
     share = [[round(ahead[i][j] / shared[i][j], 4) if shared[i][j] else None for j in range(n)] for i in range(n)]
+    score = [[round((ahead[i][j] + tied[i][j] / 2) / shared[i][j], 4) if shared[i][j] else None for j in range(n)]
+             for i in range(n)]
     pairs = []
     if games and all(len(s) == 2 for s, _ in games):
         for a in range(n):
@@ -191,7 +195,7 @@ def old_report(entrants: Sequence[str], rows: Sequence[GameRow], *, teams: Seque
                                   "elo": round(elo, 1), "elo_error": round(err, 1), "los": round(h.los(), 4),
                                   "pairs": h.pair_count, "elo_low": round(low, 1), "elo_high": round(high, 1)})
     return {"games": len(games), "played": len(games), "scheduled": scheduled, "partial": len(games) < scheduled,
-            "seed": None, "ratings": table, "crosstable": {"bots": list(entrants), "ahead": share},
+            "seed": None, "ratings": table, "crosstable": {"bots": list(entrants), "ahead": share, "score": score},
             "head_to_head": pairs}
 
 

@@ -100,6 +100,13 @@ def test_run_prints_the_table_as_json(played: tuple[Path, dict[str, Any], str]) 
             if i != j:
                 assert 0.0 <= ahead[i][j] <= 1.0
                 assert ahead[i][j] + ahead[j][i] <= 1.0 + 1e-9  # draws count for neither
+    score = crosstable["score"]  # what the crosstable prints: wins + ½ draws, so the two sides add up to 1
+    for i in range(3):
+        assert score[i][i] is None
+        for j in range(3):
+            if i != j:
+                assert score[i][j] + score[j][i] == pytest.approx(1.0, abs=2e-4)
+                assert score[i][j] >= ahead[i][j]
     heuristic, rnd = BOTS.index("heuristic"), BOTS.index("random")
     assert ahead[heuristic][rnd] > 0.5
     assert len(report["head_to_head"]) == 3  # two seats: every pair, W/D/L adding up to its 40 games

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from tournaments.report import build_report
+from tournaments.report import build_report, interval_source
 from tournaments.storage import GameRow
 
 
@@ -110,7 +110,10 @@ def test_the_printed_table_marks_a_partial_one_and_the_unrated(capsys: pytest.Ca
     assert out[0] == "3 of 12 games (partial: the tournament is not finished); sandbox: off"
     c = next(line for line in out[1:] if line.startswith("3 "))
     assert c.split() == ["3", "c", "-", "-", "0", "-", "-", "-", "0"]
-    h2h = out[out.index("head to head:") + 1:]
+    cross = out[out.index("crosstable, row over column (score: wins + ½ draws, of the games both played):") + 1:]
+    assert [line.split() for line in cross[2:4]] == [["a", "67%"], ["b", "33%"]]
+    # one of the two pairs of a and b is complete: the interval says where its figures come from
+    h2h = out[out.index("head to head (Elo diff: 95% interval, from the deal pairs):") + 1:]
     assert h2h[0].split() == ["bot", "opponent", "games", "W/D/L", "pairs", "score", "Elo", "diff", "LOS"]
     assert h2h[2].split()[:5] == ["a", "b", "3", "2/0/1", "1"]
     print_report(report, "csv", False, "off")
@@ -122,3 +125,48 @@ def test_the_printed_table_marks_a_partial_one_and_the_unrated(capsys: pytest.Ca
     assert capsys.readouterr().out.splitlines()[0] == "3 games, seed 5; sandbox: off"
     print_report(report, "csv", False)
     assert capsys.readouterr().err == ""
+
+
+def test_the_crosstable_scores_a_draw_as_half() -> None:
+    # a beat b 184 times, drew 71 and lost 145: a score of 54.9 %, though a finished ahead in only 46 % of the games
+    results = [[1, 2]] * 184 + [[1, 1]] * 71 + [[2, 1]] * 145
+    rows = [row(i, i, ["a", "b"], places) for i, places in enumerate(results)]
+    report = build_report(["a", "b"], rows)
+    assert report.score == [[None, round(219.5 / 400, 4)], [round(180.5 / 400, 4), None]]  # wins + ½ draws
+    assert 0.548 < report.score[0][1] < 0.549
+    assert report.ahead == [[None, 0.46], [0.3625, None]]  # kept: strictly ahead, a draw for neither
+    data = report.to_json()["crosstable"]
+    assert data == {"bots": ["a", "b"], "ahead": report.ahead, "score": report.score}
+    (h,) = report.head_to_head  # the head-to-head's score (no deal pairs: the games') is the same
+    assert h["score"] == report.score[0][1]
+
+
+def test_the_crosstable_score_of_more_seats_counts_shared_places_as_half() -> None:
+    # three seats: a ahead of both; then b and c share first, a last; then all three tie
+    rows = [row(0, 0, ["a", "b", "c"], [1, 2, 3]), row(1, 1, ["a", "b", "c"], [3, 1, 1]),
+            row(2, 2, ["a", "b", "c"], [1, 1, 1])]
+    report = build_report(["a", "b", "c"], rows)
+    assert report.score[0] == [None, 0.5, 0.5]  # against b: 1, 0, ½ of 3
+    assert report.score[1] == [0.5, None, round(2 / 3, 4)]  # against c: 1, ½, ½
+    assert report.score[2] == [0.5, round(1 / 3, 4), None]
+
+
+@pytest.mark.parametrize(("paired", "source"), [
+    ({"b", "c"}, "95% interval, from the deal pairs"),
+    (set(), "95% interval, from the games (no deal pairs)"),
+    ({"b"}, "95% interval, from the deal pairs, or the games where pairs is -"),
+])
+def test_the_head_to_head_says_where_its_interval_comes_from(capsys: pytest.CaptureFixture[str], paired: set[str],
+                                                             source: str) -> None:
+    # a plays b, then c, two deals each from both seats: the opponents in ``paired`` on duplicate deals (a deck dealt
+    # from both seats: deal pairs), the others a deck per game (no pairs: the figures are the games')
+    rows = []
+    for i, seating in enumerate([["a", "b"], ["b", "a"]] * 2 + [["a", "c"], ["c", "a"]] * 2):
+        rows.append(row(i, 10 + i // 2 if seating[seating[0] == "a"] in paired else 100 + i, seating, [1, 2]))
+    report = build_report(["a", "b", "c"], rows)
+    assert [h["pairs"] for h in report.head_to_head] == [2 if c in paired else 0 for c in ("b", "c")]
+    assert interval_source(report.head_to_head) == source
+    from tournaments.cli import print_report
+
+    print_report(report, "simple", False)
+    assert f"head to head (Elo diff: {source}):" in capsys.readouterr().out.splitlines()
