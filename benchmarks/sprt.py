@@ -25,9 +25,10 @@ import math
 import time
 
 import numpy as np
+from sprt_oc import simulate
 from tabulate import tabulate
 
-from tournaments.sprt import SprtSettings, elo_to_score, llr
+from tournaments.sprt import SprtSettings, elo_to_score
 
 
 def deal_scores(rng: np.random.Generator, tests: int, deals: int, seats: int, delta: float, luck: float,
@@ -35,14 +36,13 @@ def deal_scores(rng: np.random.Generator, tests: int, deals: int, seats: int, de
     """Paired scores y (tests × deals). Duplicate: each bot plays one deal from every seat (the same deal for
     both). Independent: each of those games is dealt anew."""
 
-    def mean_seat_score(skill: float, lucks: np.ndarray) -> np.ndarray:
-        # lucks (tests, deals, game, seat): game g puts the bot in seat g
+    def places(skill: float, lucks: np.ndarray) -> np.ndarray:
+        # lucks (tests, deals, game, seat): game g puts the bot in seat g; its place there (1 first)
         perf = lucks + rng.normal(0.0, noise, (tests, deals, seats, seats))
         eye = np.eye(seats, dtype=bool)
         perf = perf + skill * eye  # the bot's seat in each game
         mine = perf[:, :, eye]  # (tests, deals, seats): the bot's performance in game g, seat g
-        better = (perf > mine[:, :, :, None]).sum(axis=3)  # seats ahead of it
-        return ((seats - 1 - better) / (seats - 1)).mean(axis=2)
+        return 1 + (perf > mine[:, :, :, None]).sum(axis=3)
 
     if duplicate:  # one deal: both bots, every seat
         lucks = rng.normal(0.0, luck, (tests, deals, 1, seats)).repeat(seats, axis=2)
@@ -50,7 +50,8 @@ def deal_scores(rng: np.random.Generator, tests: int, deals: int, seats: int, de
     else:  # every game on a deal of its own
         lucks = rng.normal(0.0, luck, (tests, deals, seats, seats))
         other = rng.normal(0.0, luck, (tests, deals, seats, seats))
-    return (1.0 + mean_seat_score(delta, lucks) - mean_seat_score(0.0, other)) / 2.0
+    mine, theirs = places(delta, lucks), places(0.0, other)  # tournaments/sprt.py: who finished ahead, by seat
+    return np.where(mine < theirs, 1.0, np.where(mine > theirs, 0.0, 0.5)).mean(axis=2)
 
 
 def skill_for(elo: float, seats: int, luck: float, noise: float, rng: np.random.Generator) -> float:
@@ -65,32 +66,13 @@ def skill_for(elo: float, seats: int, luck: float, noise: float, rng: np.random.
 
 
 def run_tests(rng: np.random.Generator, tests: int, seats: int, delta: float, luck: float, noise: float,
-              duplicate: bool, settings: SprtSettings, max_deals: int, chunk: int = 512) -> tuple[float, float]:
-    """``tests`` complete SPRTs at once: the share that accepted H1 and the mean games to a decision."""
-    s0, s1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
-    n = np.zeros(tests)
-    total = np.zeros(tests)
-    squares = np.zeros(tests)
-    decided = np.zeros(tests, dtype=bool)
-    accepted = np.zeros(tests, dtype=bool)
-    deals_used = np.full(tests, float(max_deals))
-    done = 0
-    while done < max_deals and not decided.all():
-        ys = deal_scores(rng, tests, chunk, seats, delta, luck, noise, duplicate)
-        cn = n[:, None] + np.arange(1, chunk + 1)
-        ct = total[:, None] + ys.cumsum(axis=1)
-        cs = squares[:, None] + (ys * ys).cumsum(axis=1)
-        ratio = llr(cn, ct, cs, s0, s1)  # the module's own formula, on every test and deal at once
-        crossed = (ratio >= settings.upper) | (ratio <= settings.lower)
-        first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), -1)
-        for t in np.flatnonzero(~decided & (first >= 0)):
-            decided[t] = True
-            accepted[t] = ratio[t, first[t]] >= settings.upper
-            deals_used[t] = done + first[t] + 1
-        n, total, squares = cn[:, -1], ct[:, -1], cs[:, -1]
-        done += chunk
-    games = deals_used * 2 * seats  # the candidate's and the baseline's game from every seat of a deal
-    return float(accepted.mean()), float(games.mean())
+              duplicate: bool, settings: SprtSettings, max_deals: int) -> tuple[float, float]:
+    """``tests`` complete SPRTs (benchmarks/sprt_oc.py's loop: tournaments/sprt.py's LLR and bounds) on deals drawn
+    from the paired scores of 100,000 simulated deals: the share that accepted H1 and the mean games to a decision."""
+    ys = deal_scores(rng, 1, 100_000, seats, delta, luck, noise, duplicate)[0]
+    counts = np.bincount(np.rint(ys * 2 * seats).astype(int), minlength=2 * seats + 1)
+    accepted, deals, _ = simulate(counts / counts.sum(), settings, tests, rng, max_deals=max_deals)
+    return accepted, deals * 2 * seats  # the candidate's and the baseline's game from every seat of a deal
 
 
 def real_runs(settings: SprtSettings) -> None:

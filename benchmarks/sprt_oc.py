@@ -93,8 +93,10 @@ def paired_scores(scenario: Scenario, skill: float, deals: int, seed: int) -> np
     return (np.where(mine < theirs, 1.0, np.where(mine > theirs, 0.0, 0.5))).mean(axis=1)
 
 
-def distribution(scenario: Scenario, elo: float, seed: int = 7, deals: int = 60_000) -> np.ndarray:
-    """The probabilities of the paired scores j / (2K) when the candidate is ``elo`` better (bisection on skill)."""
+def distribution(scenario: Scenario, elo: float, seed: int = 7, deals: int = 60_000) -> np.ndarray | None:
+    """The probabilities of the paired scores j / (2K) when the candidate is ``elo`` better (bisection on skill);
+    None when no skill gets there: with a field, a baseline that finishes first 1 time in K leaves even a perfect
+    candidate level there, so its expected score stays below 1 − 1/(2K)."""
     target = elo_to_score(elo)
     low, high = -8.0, 8.0
     for _ in range(40):
@@ -104,6 +106,8 @@ def distribution(scenario: Scenario, elo: float, seed: int = 7, deals: int = 60_
         else:
             high = mid
     ys = paired_scores(scenario, (low + high) / 2, deals, seed)
+    if abs(ys.mean() - target) > 0.002:  # beyond the best (or worst) a bot can do against this field
+        return None
     counts = np.bincount(np.rint(ys * scenario.resolution).astype(int), minlength=scenario.resolution + 1)
     return counts / counts.sum()
 
@@ -171,6 +175,9 @@ def main() -> None:
             row = [scenario.name, f"({elo0:g}, {elo1:g})"]
             for truth in (elo0, elo1):
                 probs = distribution(scenario, truth)
+                if probs is None:
+                    row += ["unreachable", "-"] * (3 if args.before else 2)
+                    continue
                 for test in ("after", "exact", "before")[:3 if args.before else 2]:
                     h1, asn, open_ = simulate(probs, settings, args.tests, rng, test=test)
                     rate = h1 if truth == elo0 else 1 - h1
