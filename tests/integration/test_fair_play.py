@@ -265,7 +265,10 @@ def test_a_cpu_thief_does_not_slow_its_opponent(mode: str) -> None:
                   cgroups_mode=mode)
     thief, honest = result["seats"]
     assert outcome(result)[0], thief["stderr"]
-    assert honest["faults"] == [] and thief["faults"] == []
+    assert honest["faults"] == []
+    # the thief's main thread competes with its own 16 spinners once thawed: on a loaded machine it may miss its
+    # own deadline, a fault it causes itself; it must not crash or be charged anything else
+    assert {f["kind"] for f in thief["faults"]} <= {"timeout"}, thief["faults"]
     found = re.findall(r"HONEST max_ms=(\d+) work_ms=30 answers=(\d+)", honest["stderr"])
     assert found, honest["stderr"]
     longest, answers = map(int, found[-1])
