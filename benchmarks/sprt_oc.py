@@ -22,7 +22,6 @@ prior of one deal at ¼; ``--no-before`` skips it). With 2,000 tests a realised 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.sprt import NELO, Model, SprtSettings, elo_to_score, llr_and_step  # noqa: E402
+from tournaments.sprt import Model, SprtSettings, elo_to_score, llr_and_step  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -126,10 +125,7 @@ def simulate(probs: np.ndarray, settings: SprtSettings, tests: int, rng: np.rand
     """``tests`` complete SPRTs on deals drawn from ``probs``: the share that accepted H1, the mean deals to a
     decision, and the share undecided at ``max_deals``. ``test``: "after" (tournaments/sprt.py), "exact" (its LLR
     against Wald's bounds, as fastchess decides) or "before" (the normal approximation of before issue 34)."""
-    if settings.model is Model.NORMALIZED:
-        h0, h1 = (e * math.sqrt(2) / NELO for e in (settings.elo0, settings.elo1))
-    else:
-        h0, h1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
+    h0, h1 = settings.hypotheses
     counts = np.zeros((tests, len(probs)))
     active = np.arange(tests)
     accepted = np.zeros(tests, dtype=bool)

@@ -288,6 +288,14 @@ class SprtSettings:
         """Wald's bound at or above which H1 is accepted: log((1 − β) / α)."""
         return math.log((1.0 - self.beta) / self.alpha)
 
+    @property
+    def hypotheses(self) -> tuple[float, float]:
+        """H0 and H1 as :func:`llr` takes them: expected scores (logistic), or normalized t values (normalized:
+        nElo · √2 / (800 / ln 10), a deal normalized as a game pair)."""
+        if self.model is Model.NORMALIZED:
+            return self.elo0 * math.sqrt(2) / NELO, self.elo1 * math.sqrt(2) / NELO
+        return elo_to_score(self.elo0), elo_to_score(self.elo1)
+
     def bounds(self, step: Any) -> tuple[Any, Any]:
         """Wald's bounds moved in by the expected overshoot ρσ of an LLR whose steps have the standard deviation
         ``step`` (Siegmund's corrected approximation), by at most half their size: without it a test that decides
@@ -304,24 +312,28 @@ class Sprt:
         settings.check()
         self.settings = settings
         self.outcomes = Outcomes(resolution)
-        self.scores = PairedScores()
-        if settings.model is Model.NORMALIZED:
-            self.h0, self.h1 = settings.elo0 * math.sqrt(2) / NELO, settings.elo1 * math.sqrt(2) / NELO
-        else:
-            self.h0, self.h1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
+        self.h0, self.h1 = settings.hypotheses
+        self._known: tuple[float, float, float] | None = None  # _state() until the next deal
 
     def add(self, y: float) -> Decision:
         self.outcomes.add(y)
-        self.scores.add(y)
+        self._known = None
         return self.decision
+
+    @property
+    def scores(self) -> PairedScores:
+        """The deals so far as running sums: the Elo estimate and its interval."""
+        return self.outcomes.scores()
 
     def _state(self) -> tuple[float, float, float]:
         """The LLR so far and the bounds it is held to now (0 and Wald's before the first deal)."""
-        if not self.scores.n:
+        if not self.outcomes.n:
             return 0.0, self.settings.lower, self.settings.upper
-        ratio, step = llr_and_step(self.outcomes.counts, self.h0, self.h1, self.settings.model)
-        lower, upper = self.settings.bounds(step)
-        return float(ratio), float(lower), float(upper)
+        if self._known is None:
+            ratio, step = llr_and_step(self.outcomes.counts, self.h0, self.h1, self.settings.model)
+            lower, upper = self.settings.bounds(step)
+            self._known = float(ratio), float(lower), float(upper)
+        return self._known
 
     @property
     def llr(self) -> float:
