@@ -19,6 +19,7 @@ import typer
 import typer.main
 from tabulate import tabulate, tabulate_formats
 from typer import _click as click  # typer (0.29 on) vendors click: its Context and Command types
+from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
@@ -219,6 +220,13 @@ def cli_registry() -> Registry:
     if isinstance(obj, CliContext):
         return obj.registry
     return CliContext().registry
+
+
+def option_given(name: str) -> bool:
+    """Was the option of the current command's parameter ``name`` on the command line (not left at its default)?
+    False outside a command line."""
+    ctx = get_current_context(silent=True)
+    return ctx is not None and ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
 
 
 def print_json(data: Any) -> None:

@@ -29,6 +29,7 @@ from referee.cli_common import (
     cli_registry,
     format_table,
     one_of,
+    option_given,
     parse_options,
     print_json,
     say_interrupted,
@@ -49,6 +50,7 @@ from .config import TournamentConfig
 from .executor import AFFINITIES, DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, Placement, executor_factory
 from .report import CROSSTABLE_SCORE, Report, build_report, interval_source
 from .run import Progress, run_tournament
+from .schedule import Pairing
 from .sprt_run import is_sprt
 from .storage import GameRow, Store
 from .verify import Ticker
@@ -323,6 +325,29 @@ def play_stored(store: Store, config: TournamentConfig, registry: Registry, exec
                             f"Continue with: referee tournament resume {store.path}") from exc
 
 
+def rounds_for(total: int, config: TournamentConfig, teams: Pairing | None) -> int:
+    """The smallest ``games`` (rounds: every table under every seating once) whose schedule holds ``total`` games."""
+    tables, seatings = config.shape(teams)
+    return max(1, -(-total // (tables * seatings)))
+
+
+def size_text(config: TournamentConfig, teams: Pairing | None, asked: int | None = None) -> str:
+    """The header's size of a tournament: its games in all, what they multiply out from, and with --total-games
+    what was asked, when the whole rounds make more: ``1002 games (3 tables × 2 seatings × 167 deals; 1000 asked,
+    1002 played: whole rounds)``."""
+    tables, seatings = config.shape(teams)
+    total = tables * seatings * config.games
+
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'' if n == 1 else 's'}"
+
+    text = f"{count(total, 'game')} ({count(tables, 'table')} × {count(seatings, 'seating')} × " \
+           f"{count(config.games, 'deal')}"
+    if asked is not None and asked != total:
+        text += f"; {asked} asked, {total} played: whole rounds"
+    return text + ")"
+
+
 @app.command(cls=Command)
 def run(
     game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
@@ -334,7 +359,13 @@ def run(
     seats: int | None = typer.Option(None, "--seats", "-k", metavar="K", help="Seats per table (default: the number of "
                                         "entrants, within the game's range)."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-n", min=1, metavar="N",
-                              help="Deals per table and seat rotation."),
+                              help="Games per table and seating, not in all: every table (K of the entrants) plays "
+                              "N deals, each under every seat rotation (team games: every seating), so 3 bots at 2 "
+                              "seats play 3 tables × 2 rotations × N games. The header says the total."),
+    total_games: int | None = typer.Option(None, "--total-games", min=1, metavar="T",
+                                           help="Instead of --games: play at least T games in all, the smallest N "
+                                           "that gives T, rounded up to whole rounds (every table under every "
+                                           "seating once). Stored as that --games N."),
     duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate", help="Play each deal under every seat "
                                    "rotation of its table, so the luck of the deal cancels."),
     workers: int = WORKERS,
@@ -367,11 +398,15 @@ def run(
 ) -> None:
     """Run a round-robin tournament (or a gauntlet) and print the rating table.
 
-    Every K-subset of the entrants plays every seat rotation, N deals each, round by round; with --gauntlet only
-    the candidates' tables with the field. Results go to --db as they finish.
-    Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200
+    Every K-subset of the entrants plays every seat rotation, N deals each, round by round (--total-games T: as
+    many rounds as T games take); with --gauntlet only the candidates' tables with the field. The header on stderr
+    says how many games that is. Results go to --db as they finish.
+    Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200 (3 tables
+    × 2 rotations × 200 deals = 1200 games)
     """
     check_format(fmt)
+    if total_games is not None and option_given("games"):
+        raise ConfigError("--games and --total-games both set how many games to play: give one")
     play_on = executor_factory(executor, scheduler)
     registry = cli_registry()
     chosen = registry.game(game)
@@ -398,14 +433,16 @@ def run(
                               extra={"sandbox": confined.settings(),
                                      **({"stages": [["gauntlet", field, len(gauntlet)]]} if gauntlet else {})},
                               time_bank_ms=time_bank)
+    if total_games is not None:
+        config = replace(config, games=rounds_for(total_games, config, chosen.teams(k)))
     check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires)
     if seed is None:
         config = secret_seed(db, config)
     config = keyed_deals(db, config, registry)
-    total = config.scheduled(chosen.teams(k))
+    size = size_text(config, chosen.teams(k), total_games)
     with Store(db, create=True) as store:
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
-        typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {total} games, "
+        typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {size}, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
                    err=True)
         if has_programs(specs, registry):

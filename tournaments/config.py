@@ -16,7 +16,7 @@ from referee.clock import TimeControl
 from referee.dealkey import keyed_seed
 from referee.errors import ConfigError
 
-from .schedule import Pairing, Scheduled, Table, schedule, schedule_size, tables_of
+from .schedule import Pairing, Scheduled, Table, schedule, schedule_shape, schedule_size, tables_of
 
 __all__ = ["TournamentConfig"]
 
@@ -57,6 +57,10 @@ class TournamentConfig:
     def scheduled(self, teams: Pairing | None) -> int:
         """How many games the schedule holds."""
         return schedule_size(len(self.entrants), self.seats, self.games, teams, self.tables())
+
+    def shape(self, teams: Pairing | None) -> tuple[int, int]:
+        """(tables, seatings per table): the games of one round; the schedule holds ``games`` rounds."""
+        return schedule_shape(len(self.entrants), self.seats, teams, self.tables())
 
     @property
     def deals_from(self) -> int:

@@ -30,7 +30,7 @@ from typing import Any
 from referee.rng import derive_seed
 
 __all__ = ["CANDIDATE", "BASELINE", "Pairing", "Scheduled", "Table", "deal_seed", "gauntlet", "joining", "round_robin",
-           "schedule", "schedule_size", "substitution", "substitution_size", "tables_of"]
+           "schedule", "schedule_shape", "schedule_size", "substitution", "substitution_size", "tables_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +139,18 @@ def schedule(entrants: int, seats: int, games: int, *, seed: int, duplicate: boo
                 yield Scheduled(f"t{t}.d{deal}.r{r}", t * per_table + deal * len(seatings) + r, deck, seating)
 
 
+def schedule_shape(entrants: int, seats: int, teams: Pairing | None = None,
+                   tables: Sequence[Table] | None = None) -> tuple[int, int]:
+    """(tables, seatings per table): one round of the schedule plays every table under every seating once, and a
+    tournament of N deals (``--games N``) is N rounds."""
+    return (math.comb(entrants, seats) if tables is None else len(tables)), len(_seatings(tuple(range(seats)), teams))
+
+
 def schedule_size(entrants: int, seats: int, games: int, teams: Pairing | None = None,
                   tables: Sequence[Table] | None = None) -> int:
-    per_table = len(_seatings(tuple(range(seats)), teams))
-    return (math.comb(entrants, seats) if tables is None else len(tables)) * per_table * games
+    """How many games the schedule holds: tables × seatings × deals."""
+    count, seatings = schedule_shape(entrants, seats, teams, tables)
+    return count * seatings * games
 
 
 # ------------------------------------------------------------------------------------- duplicate substitution
