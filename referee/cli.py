@@ -29,6 +29,7 @@ from .cli_common import (
     Command,
     RefereeGroup,
     cli_registry,
+    fitted_table,
     parse_options,
     print_json,
 )
@@ -73,7 +74,7 @@ def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instea
          f"{r['source']['package']} {r['source']['version']}", r["title"]]
         for r in rows
     ]
-    typer.echo(tabulate(table, headers=["game", "seats", "teams", "options (defaults)", "source", "title"]))
+    typer.echo(fitted_table(table, ["game", "seats", "teams", "options (defaults)", "source", "title"]))
 
 
 @app.command(cls=Command)
@@ -90,7 +91,7 @@ def bots(json_out: bool = typer.Option(False, "--json", help="Print JSON instead
         return
     table = [[r["name"], ", ".join(r["games"]) if r["games"] is not None else "all",
               f"{r['source']['package']} {r['source']['version']}", r["description"]] for r in rows]
-    typer.echo(tabulate(table, headers=["bot", "games", "source", "description"]))
+    typer.echo(fitted_table(table, ["bot", "games", "source", "description"]))
 
 
 # ------------------------------------------------------------------------------------------- play/replay

@@ -20,7 +20,7 @@ import typer
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.cli_common import command_tree
+from referee.cli_common import command_tree, fitted_table
 
 PLAY = ["play", "durak", "--bot", "random", "--bot", "first"]
 
@@ -58,8 +58,15 @@ def assert_one_line_error(result: Any, *fragments: str) -> None:
 # ------------------------------------------------------------------------------------------------ games, bots
 
 
+def wide(runner: CliRunner, *args: str) -> Any:
+    """A command run at a terminal wide enough for its tables' rows to stay on one line."""
+    result = runner.invoke(app, list(args), catch_exceptions=False, env={"COLUMNS": "400"})
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return result
+
+
 def test_games_table(runner: CliRunner) -> None:
-    out = ok(runner, "games").stdout
+    out = wide(runner, "games").stdout
     lines = out.splitlines()
     assert "game" in lines[0] and "seats" in lines[0]
     rows = {line.split()[0]: line for line in lines[2:]}
@@ -94,9 +101,34 @@ def test_games_json(runner: CliRunner) -> None:
 
 
 def test_bots_table(runner: CliRunner) -> None:
-    out = ok(runner, "bots").stdout
+    out = wide(runner, "bots").stdout
     for name in ("random", "first", "heuristic"):
         assert re.search(rf"^{name}\s", out, re.M), out
+
+
+@pytest.mark.parametrize(("command", "key", "ids"), [("games", "games", "id"), ("bots", "bots", "name")])
+def test_the_tables_fit_an_80_column_terminal(runner: CliRunner, command: str, key: str, ids: str) -> None:
+    """Every line fits COLUMNS=80, every game and bot still starts a row, and nothing is lost (a row wraps)."""
+    result = runner.invoke(app, [command], catch_exceptions=False, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 80, "\n".join(line for line in lines if len(line) > 80)
+    starts = [line.split()[0] for line in lines[2:] if line and not line[0].isspace()]
+    assert starts == [row[ids] for row in ok_json(runner, command, "--json")[key]], result.stdout
+    def letters(text: str) -> list[str]:  # what the table says, however it is wrapped and underlined
+        return sorted(c for c in text if not c.isspace() and c != "-")
+
+    assert letters(result.stdout) == letters(wide(runner, command).stdout)
+
+
+def test_a_fitted_table_wraps_only_what_does_not_fit() -> None:
+    rows = [["durak", "Cossacks-Robbers (Казаки-разбойники) and a long tail of words"], ["kozel", "Kozel"]]
+    one_line = fitted_table(rows, ["game", "title"], width=200).splitlines()
+    assert one_line == ["game   title", "-----  " + "-" * len(rows[0][1]), f"durak  {rows[0][1]}", "kozel  Kozel"]
+    narrow = fitted_table(rows, ["game", "title"], width=24).splitlines()
+    assert max(map(len, narrow)) <= 24
+    assert narrow[2:] == ["durak  Cossacks-Robbers", "       (Казаки-", "       разбойники) and a",
+                          "       long tail of", "       words", "", "kozel  Kozel"]
 
 
 def test_bots_json(runner: CliRunner) -> None:
