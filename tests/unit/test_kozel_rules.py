@@ -1385,6 +1385,33 @@ def test_kn_21_after_boasting_the_main_play_has_9_minus_k_tricks() -> None:
     assert events(state, "deal_score", since=start)[0]["tricks"] in ({"A": a, "B": 9 - a} for a in range(10))
 
 
+
+def test_kn_21_hand_size_is_9_minus_k_once_the_boaster_has_laid() -> None:
+    """KN-20 steps 4 and 7, KN-21, WIRE.md `hand_size`: k is public once the boaster lays, and with it t = 9 − k,
+    so every seat is shown t from the first `follow_lay` on, not only from the reveal (issue 35, item 9b)."""
+    state = kn_boasting(BOAST_TIE)
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [9] * 4  # boast_lay: k is not chosen yet
+    act(state, "2:lay(KH,9S)")
+    assert phase(state) == "follow_lay"
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [7] * 4
+    act(state, "3:lay(7S,10S)", "0:lay(10H,KS)", "1:lay(6H,6S)")
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [7] * 4
+    state = kn_boasting(BOAST_EXAMPLE)
+    act(state, "2:lay(KH)")
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [8] * 4
+
+
+def test_kn_21_issue_35_seed_follow_lay_shows_9_minus_k() -> None:
+    """KN-21 (issue 35, item 9b): seed 142, boasting, target 19, every seat taking its first legal action. Deal 1
+    ends at the third demand (KN-16); in deal 2 the boaster lays one card at decision 3, and at decision 4 seat 3,
+    in `follow_lay`, used to be shown 9."""
+    state = KN.new_state(4, 142, {"boasting": True, "target": 19})
+    for _ in range(4):
+        state.apply(state.legal_actions()[0])
+    view = state.observe(state.to_act)
+    assert (state.to_act, view["phase"], view["boasting"]["stacks"], view["hand_size"]) == (3, "follow_lay", 1, 8)
+
+
 def test_kn_22_the_bigger_stack_leads_and_stack_1_breaks_ties() -> None:
     state = kn_boasting(BOAST_TWO)
     act(state, "2:lay(KH,9S)", "3:lay(7S,AH)", "0:lay(6S,10H)", "1:lay(6H,AS)")

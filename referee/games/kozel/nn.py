@@ -146,6 +146,7 @@ class NNState(TeamState):
             self.hands[seat] &= ~(1 << card)
         if seat == self.boaster:
             self.k = len(cards)
+            self.hand_size = HAND9 - self.k  # KN-20 step 7, KN-21: t is fixed (and public) once k is
             self.stacks = [[(seat, card)] for card in cards]
             self.log.append(("boast_lay", seat, cards))  # face down: only the count is public
         else:
@@ -182,7 +183,7 @@ class NNState(TeamState):
         self.log.append(("reveal", self.boaster, (tuple(s[0][1] for s in self.stacks),
                                                   tuple(tuple(c for _, c in s) for s in self.stacks),
                                                   self.stack_winners, tuple(stack_points), self.first_leader)))
-        t = self.hand_size = HAND9 - self.k
+        t = self.hand_size
         hands = self.hands
         if any(h.bit_count() > t for h in hands):  # KN-20 step 7: a misdeal, not a redeal
             self.log.append(("misdeal", self.deal_dealer, None))
