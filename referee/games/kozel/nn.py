@@ -176,16 +176,19 @@ class NNState(TeamState):
             winners.append(winner)
             stack_points.append(self._take(winner, cards))
         self.stack_winners = tuple(winners)
-        if self.k == 2 and stack_points[1] > stack_points[0]:  # KN-22: the bigger stack, stack 1 on a tie
+        t = self.hand_size
+        hands = self.hands
+        misdeal = any(h.bit_count() > t for h in hands)  # KN-20 step 7: a misdeal, not a redeal
+        if misdeal:  # the deal is void: nobody leads trick 1 after this boasting (KN-22)
+            self.first_leader = None
+        elif self.k == 2 and stack_points[1] > stack_points[0]:  # KN-22: the bigger stack, stack 1 on a tie
             self.first_leader = winners[1]
         else:
             self.first_leader = winners[0]
         self.log.append(("reveal", self.boaster, (tuple(s[0][1] for s in self.stacks),
                                                   tuple(tuple(c for _, c in s) for s in self.stacks),
                                                   self.stack_winners, tuple(stack_points), self.first_leader)))
-        t = self.hand_size
-        hands = self.hands
-        if any(h.bit_count() > t for h in hands):  # KN-20 step 7: a misdeal, not a redeal
+        if misdeal:
             self.log.append(("misdeal", self.deal_dealer, None))
             self._boast()
             return
