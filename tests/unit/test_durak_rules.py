@@ -401,6 +401,51 @@ def test_kz_example_10_six_player_durak_shows_the_dealers_sixth_card_which_stays
     assert (state.to_act, state.observe(0)["defender"]) == (3, 4)
 
 
+
+def test_kz_5_the_shown_trump_holder_is_null_once_played_even_if_the_dealer_picks_it_up_again() -> None:
+    """KZ-5, KZ-23, WIRE.md `trump_card_holder`: it is public that the dealer holds the shown trump card until he
+    plays it. Once he has covered with it and taken it back, the observation no longer names him: the card is one
+    of the picked-up cards, whose holder the public `pick_up` event tells (issue 35, item 9a)."""
+    state = deal(DURAK, [
+        ["7S", "8S", "9S", "10S", "JS", "QH"],
+        ["7C", "8C", "9C", "10C", "JC", "KC"],
+        ["AC", "7D", "8D", "9D", "10D", "JD"],
+        ["QD", "KD", "AD", "7H", "8H", "9H"],
+        ["10H", "JH", "KH", "AH", "QC", "QS"],
+        ["6C", "6D", "6H", "6S", "KS", "AS"],
+    ], dealer=0, throw_after_take=False)
+    assert [state.observe(s)["trump_card_holder"] for s in range(6)] == [0] * 6
+    play(state, "5:attack(6C,6D)")  # KZ-7: seat 5 holds the lowest trump 6H
+    assert legal(state) == ["defend(6C,QH)", "defend(6D,QH)", "take"]
+    play(state, "0:defend(6C,QH)")
+    assert [state.observe(s)["trump_card_holder"] for s in range(6)] == [None] * 6
+    play(state, "0:take")
+    assert "QH" in hand(state, 0)
+    for seat in range(6):
+        assert events(state, "pick_up", seat=seat) == [{"type": "pick_up", "seat": 0, "cards": ["6C", "QH", "6D"]}]
+        assert state.observe(seat)["trump_card_holder"] is None
+
+
+def test_kz_5_issue_35_seed_the_dealer_who_takes_back_the_shown_trump_is_not_named_again() -> None:
+    """KZ-5 (issue 35, item 9a): 6-player durak, seed 5431834472394595832, transfer, withdraw and redeal_five
+    on, throw_after_take off, dealer 0, actions drawn by ``random.Random(0).choice``. The dealer covers with the
+    shown QD at decision 46 and takes at 47; from decision 48 on he holds QD again, and the referee used to name
+    him as its holder again."""
+    state = DurakState(DURAK, 6, 5431834472394595832,
+                       DURAK.configure({"transfer": True, "withdraw": True, "redeal_five": True,
+                                        "throw_after_take": False}), 0)
+    rng = random.Random(0)
+    held: list[int | None] = []
+    while len(held) < 49:
+        held.append(state.observe(state.to_act)["trump_card_holder"])
+        state.apply(rng.choice(state.legal_actions()))
+    assert held[:47] == [0] * 47 and held[47:] == [None, None]
+    seen = state.events(0, 3)  # what another seat saw: the cover and the pick-up, both public (KZ-23)
+    assert {"type": "defend", "seat": 0, "attack": "6H", "card": "QD"} in seen
+    assert {"type": "pick_up", "seat": 0, "cards": ["6C", "6H", "QD"]} in seen
+    assert "QD" in hand(state, 0)
+
+
 # --------------------------------------------------------------------------------------------- KZ-6 Redeal
 
 

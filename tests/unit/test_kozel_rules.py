@@ -1374,6 +1374,7 @@ def test_kn_20_a_hand_over_t_cards_is_a_misdeal() -> None:
     assert state.to_act == 2 and legal(state) == ["lay(KH)"]  # the second boasting, from a new shuffle
 
 
+
 def test_kn_21_after_boasting_the_main_play_has_9_minus_k_tricks() -> None:
     state = kn_boasting(BOAST_TIE)
     act(state, "2:lay(KH,9S)", "3:lay(7S,10S)", "0:lay(10H,KS)", "1:lay(6H,6S)")
@@ -1383,6 +1384,33 @@ def test_kn_21_after_boasting_the_main_play_has_9_minus_k_tricks() -> None:
     finish_deal(state)
     assert len(events(state, "trick", since=start)) == 7 and not events(state, "catch", since=start)
     assert events(state, "deal_score", since=start)[0]["tricks"] in ({"A": a, "B": 9 - a} for a in range(10))
+
+
+
+def test_kn_21_hand_size_is_9_minus_k_once_the_boaster_has_laid() -> None:
+    """KN-20 steps 4 and 7, KN-21, WIRE.md `hand_size`: k is public once the boaster lays, and with it t = 9 − k,
+    so every seat is shown t from the first `follow_lay` on, not only from the reveal (issue 35, item 9b)."""
+    state = kn_boasting(BOAST_TIE)
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [9] * 4  # boast_lay: k is not chosen yet
+    act(state, "2:lay(KH,9S)")
+    assert phase(state) == "follow_lay"
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [7] * 4
+    act(state, "3:lay(7S,10S)", "0:lay(10H,KS)", "1:lay(6H,6S)")
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [7] * 4
+    state = kn_boasting(BOAST_EXAMPLE)
+    act(state, "2:lay(KH)")
+    assert [state.observe(s)["hand_size"] for s in range(4)] == [8] * 4
+
+
+def test_kn_21_issue_35_seed_follow_lay_shows_9_minus_k() -> None:
+    """KN-21 (issue 35, item 9b): seed 142, boasting, target 19, every seat taking its first legal action. Deal 1
+    ends at the third demand (KN-16); in deal 2 the boaster lays one card at decision 3, and at decision 4 seat 3,
+    in `follow_lay`, used to be shown 9."""
+    state = KN.new_state(4, 142, {"boasting": True, "target": 19})
+    for _ in range(4):
+        state.apply(state.legal_actions()[0])
+    view = state.observe(state.to_act)
+    assert (state.to_act, view["phase"], view["boasting"]["stacks"], view["hand_size"]) == (3, "follow_lay", 1, 8)
 
 
 def test_kn_22_the_bigger_stack_leads_and_stack_1_breaks_ties() -> None:
@@ -1398,6 +1426,37 @@ def test_kn_22_the_bigger_stack_leads_and_stack_1_breaks_ties() -> None:
     assert [(s["winner"], s["points"]) for s in stacks] == [(0, 14), (3, 14)]
     pass_offers(state)
     assert state.to_act == 0
+
+
+def test_kn_22_a_misdealt_boasting_names_no_first_leader() -> None:
+    """KN-20 step 7, KN-22, WIRE.md `reveal`: a misdeal voids the deal, so nobody leads trick 1 after this
+    boasting. The reveal still shows the stacks and their winners, but its `first_leader` is null, and so is the
+    observation's in the new boasting (issue 35, item 9c)."""
+    state = kn_boasting(BOAST_MISDEAL, BOAST_EXAMPLE)
+    act(state, "2:lay(6H)", "3:lay(7H)", "0:lay(9H)", "1:lay(KH)")
+    for seat in range(4):
+        (reveal,) = events(state, "reveal", seat=seat)
+        assert reveal["stacks"] == [{"cards": ["6H", "7H", "9H", "KH"], "winner": 1, "team": "B", "points": 4}]
+        assert reveal["first_leader"] is None
+        assert state.observe(seat)["first_leader"] is None
+    kinds = [e["type"] for e in state.events(0, None)]
+    assert kinds[kinds.index("reveal") + 1] == "misdeal"
+    assert KN.narrate(reveal).endswith("; nobody leads (a misdeal)")
+
+
+def test_kn_22_issue_35_seed_the_reveal_before_a_misdeal_names_no_first_leader() -> None:
+    """KN-22 (issue 35, item 9c): seed 2448240729411936817, boasting, target 24, every seat taking its last legal
+    action. Decision 173 is the last follower's lay; the reveal (seat 2 boasted with 9S and 6H, a hand is over 7
+    cards) is followed by a misdeal and a new boasting. The reveal used to name seat 1 as the first leader."""
+    state = KN.new_state(4, 2448240729411936817, {"boasting": True, "target": 24})
+    for _ in range(173):
+        state.apply(state.legal_actions()[-1])
+    start = state.log_size
+    act(state, "1:lay(AS,8D)")
+    new = state.events(start, 3)
+    assert [e["type"] for e in new][:4] == ["lay", "reveal", "misdeal", "deal"]
+    assert [s["winner"] for s in new[1]["stacks"]] == [1, 2] and new[1]["first_leader"] is None
+
 
 
 def test_kn_23_state_table() -> None:

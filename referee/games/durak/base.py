@@ -115,11 +115,13 @@ class DurakState(CardState):
         if rest:  # KZ-5: turn the top card, put it face up at the bottom
             self.trump_card = rest[0]
             self.trump_in_hand = False
+            self.trump_shown = False
             self.stock = rest[:0:-1]  # stock[-1] is the top, stock[0] the face-up trump card
             self.stock.insert(0, rest[0])
         else:  # KZ-5: 6-player durak, the dealer's last card is shown and stays in his hand
             self.trump_card = order[dealt - 1]
             self.trump_in_hand = True
+            self.trump_shown = True  # KZ-5: public that the dealer holds it, until he plays it
             self.stock = []
         self.trump = self.trump_card // t.ranks
         self.beaten_by = t.beaten_by[self.trump]  # KZ-3: the cards that beat each card
@@ -450,6 +452,10 @@ class DurakState(CardState):
                     self.to_act = self.redeal_queue[0]
                 else:
                     self._start_play()
+        if self.trump_shown and not self.hands[self.dealer] >> self.trump_card & 1:
+            # KZ-5: the shown trump card is public in the dealer's hand until he plays it; picked up or withdrawn
+            # later it is a card like any other, whose holder the public log tells (KZ-23)
+            self.trump_shown = False
 
     def _result(self) -> Result:
         order = tuple(self.finishing_order)
@@ -505,8 +511,7 @@ class DurakState(CardState):
             "hand": self._texts(self.hands[seat]),
             "trump": text[self.trump_card][-1],
             "trump_card": text[self.trump_card],
-            "trump_card_holder": self.dealer if self.trump_in_hand and self.hands[self.dealer] >> self.trump_card & 1
-            else None,
+            "trump_card_holder": self.dealer if self.trump_shown and self.phase != OVER else None,  # KZ-5
             "stock": len(self.stock),
             "discard": self.discard.bit_count(),
             "hand_sizes": [h.bit_count() for h in self.hands],

@@ -146,6 +146,7 @@ class NNState(TeamState):
             self.hands[seat] &= ~(1 << card)
         if seat == self.boaster:
             self.k = len(cards)
+            self.hand_size = HAND9 - self.k  # KN-20 step 7, KN-21: t is fixed (and public) once k is
             self.stacks = [[(seat, card)] for card in cards]
             self.log.append(("boast_lay", seat, cards))  # face down: only the count is public
         else:
@@ -175,16 +176,19 @@ class NNState(TeamState):
             winners.append(winner)
             stack_points.append(self._take(winner, cards))
         self.stack_winners = tuple(winners)
-        if self.k == 2 and stack_points[1] > stack_points[0]:  # KN-22: the bigger stack, stack 1 on a tie
+        t = self.hand_size
+        hands = self.hands
+        misdeal = any(h.bit_count() > t for h in hands)  # KN-20 step 7: a misdeal, not a redeal
+        if misdeal:  # the deal is void: nobody leads trick 1 after this boasting (KN-22)
+            self.first_leader = None
+        elif self.k == 2 and stack_points[1] > stack_points[0]:  # KN-22: the bigger stack, stack 1 on a tie
             self.first_leader = winners[1]
         else:
             self.first_leader = winners[0]
         self.log.append(("reveal", self.boaster, (tuple(s[0][1] for s in self.stacks),
                                                   tuple(tuple(c for _, c in s) for s in self.stacks),
                                                   self.stack_winners, tuple(stack_points), self.first_leader)))
-        t = self.hand_size = HAND9 - self.k
-        hands = self.hands
-        if any(h.bit_count() > t for h in hands):  # KN-20 step 7: a misdeal, not a redeal
+        if misdeal:
             self.log.append(("misdeal", self.deal_dealer, None))
             self._boast()
             return

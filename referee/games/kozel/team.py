@@ -310,7 +310,9 @@ def narrate_team(event: Mapping[str, Any]) -> str | None:
         case "reveal":
             stacks = "; ".join(f"stack {i + 1} ({' '.join(s['cards'])}) to seat {s['winner']}, {s['points']} points"
                                for i, s in enumerate(event["stacks"]))
-            return f"the boaster shows {cards}: {stacks}; seat {event['first_leader']} will lead"
+            first = event["first_leader"]
+            lead = "nobody leads (a misdeal)" if first is None else f"seat {first} will lead"
+            return f"the boaster shows {cards}: {stacks}; {lead}"
         case "fill":
             shown = f": {cards}" if cards else ""
             return f"seat {seat} is dealt {event['count']} more card{'s' if event['count'] != 1 else ''}{shown}"
