@@ -111,17 +111,23 @@ def _deadline(message: dict[str, Any], received: float) -> Deadline | None:
     return Deadline(deadline_ms, bank_ms, received)
 
 
-def run(act: Callable[..., Action | str], *, name: str, games: list[str] | None = None) -> int:
+def run(act: Callable[..., Action | str], *, name: str, games: list[str] | None = None,
+        seats: list[int] | None = None, options: dict[str, dict[str, list[Any]]] | None = None) -> int:
     """Run a bot given as a function ``act(observation, legal) -> action`` until the referee is done; a function
     ``act(observation, legal, deadline)`` is also given the request's :class:`~protocol.bot.Deadline`.
 
+    ``games``, ``seats`` and ``options`` are what the bot's hello declares it plays (docs/PROTOCOL.md 5.2; None:
+    any): game ids, seat counts, and by game the values of the options it plays (``{"durak": {"transfer": [True]}}``).
+
     Returns the exit status: 0, or 2 when the referee offers no protocol version this SDK speaks.
     """
-    return run_bot(_FunctionBot(act, name), games=games)
+    return run_bot(_FunctionBot(act, name), games=games, seats=seats, options=options)
 
 
-def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout: int = 1) -> int:
-    """Serve one referee over the file descriptors ``stdin``/``stdout`` with an in-process bot.
+def run_bot(bot: Bot, *, games: list[str] | None = None, seats: list[int] | None = None,
+            options: dict[str, dict[str, list[Any]]] | None = None, stdin: int = 0, stdout: int = 1) -> int:
+    """Serve one referee over the file descriptors ``stdin``/``stdout`` with an in-process bot; ``games``,
+    ``seats`` and ``options`` go into its hello as :func:`run` says.
 
     Returns the exit status (0, or 2 when there is no common protocol version)."""
     if stdout == 1:
@@ -135,6 +141,12 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
     def send(message: dict[str, Any]) -> None:
         out.write(pack(message))
 
+    declared: dict[str, Any] = {"games": games}
+    if seats is not None:  # sent only when given: a bot that declares nothing sends the hello it always sent
+        declared["seats"] = list(seats)
+    if options is not None:
+        declared["options"] = {game: {key: list(values) for key, values in per_game.items()}
+                               for game, per_game in options.items()}
     decoder = FrameDecoder(_MAX_INCOMING, defer="observation")  # decoded when the bot reads it, if it does
     seat = 0
     while True:
@@ -170,7 +182,7 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
                                                       f"{list(PROTOCOL_VERSIONS)}, offered "
                                                       f"{message.get('versions')})"})
                     return 2
-                send({"type": "hello", "version": max(offered), "name": bot.name, "games": games})
+                send({"type": "hello", "version": max(offered), "name": bot.name, **declared})
             elif kind == "bye":
                 bot.close()
                 return 0

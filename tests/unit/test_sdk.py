@@ -493,3 +493,18 @@ def test_run_passes_the_deadline_to_a_function_that_takes_three(signature: str, 
 def test_a_callable_without_a_signature_is_called_the_old_way() -> None:
     assert sdk._takes_deadline(max) is False  # a builtin: inspect cannot tell, so two arguments
     assert sdk._takes_deadline(lambda observation, legal, deadline: None) is True
+
+
+def test_hello_declares_seats_and_options_only_when_given() -> None:
+    stream = pack({"type": "hello", "versions": list(PROTOCOL_VERSIONS)})
+    script = ("from protocol.sdk import run\n"
+              "raise SystemExit(run(lambda o, l: l[0], name='p', games=['durak'], seats=[2],"
+              " options={'durak': {'transfer': (True,)}}))\n")
+    proc = subprocess.run([sys.executable, "-c", script], input=stream, capture_output=True, timeout=30)
+    assert FrameDecoder().feed(proc.stdout) == [{"type": "hello", "version": max(PROTOCOL_VERSIONS), "name": "p",
+                                                 "games": ["durak"], "seats": [2],
+                                                 "options": {"durak": {"transfer": [True]}}}]
+
+
+def test_hello_declares_nothing_more_by_default(peers: Any) -> None:
+    assert set(peers().handshake()) == {"type", "version", "name", "games"}
