@@ -355,6 +355,16 @@ def test_an_entrant_whose_hello_excludes_the_configured_game_is_refused_before_a
     assert not db.exists()
 
 
+@pytest.mark.parametrize(("args", "why"), [
+    (["-b", "random", "-b", "first", "-o", "transfer=true"], "at 3 seats (it plays 2 seats only)"),
+    (["-b", "random"], "with transfer=false (it plays transfer=true only)"),
+])
+def test_play_refuses_a_bot_whose_hello_excludes_the_game(args: list[str], why: str) -> None:
+    result = run_referee("play", "durak", "-b", DECLARES, *args, "--seed", "1")
+    assert_one_line_error(result, f"bot {DECLARES!r} does not play durak {why}")
+    assert result.stdout == ""
+
+
 def test_an_entrant_plays_where_its_hello_allows(tmp_path: Path) -> None:
     ok("run", "durak", "--bot", DECLARES, "--bot", "random", "--seats", "2", "-o", "transfer=true", "--games", "1",
        "--workers", "1", "--seed", "1", "--db", str(tmp_path / "t.db"))
