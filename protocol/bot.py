@@ -10,13 +10,14 @@ The observation of a decision is built only when a bot reads it, so a bot that d
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
 
-__all__ = ["Bot", "BotBase", "Decision", "GameInfo"]
+__all__ = ["Bot", "BotBase", "Deadline", "Decision", "GameInfo"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +36,35 @@ class GameInfo:
     bot_seed: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The time a decision may take, as its ``request`` announced it (docs/PROTOCOL.md section 8).
+
+    ``deadline_ms`` is the move limit plus what is left of the seat's time bank; ``bank_ms`` is what is left of the
+    bank alone where the request says so (None where it does not: protocol 1's referee announces only the sum);
+    ``received`` is :func:`time.monotonic` when the request was read, so :meth:`remaining_ms` counts down from it.
+    """
+
+    deadline_ms: int
+    bank_ms: int | None = None
+    received: float = 0.0
+
+    def remaining_ms(self, now: float | None = None) -> float:
+        """Milliseconds left of ``deadline_ms`` at ``now`` (default: :func:`time.monotonic`); negative when late."""
+        return self.deadline_ms - ((time.monotonic() if now is None else now) - self.received) * 1000
+
+
 class Decision:
-    """One request to act: the seat, the legal actions (canonical order) and the seat's observation."""
+    """One request to act: the seat, the legal actions (canonical order), the seat's observation and, where the
+    referee announced one, the :class:`Deadline` (None for an in-process bot, which the referee times itself)."""
 
-    __slots__ = ("seat", "legal", "_observe", "_observation")
+    __slots__ = ("seat", "legal", "deadline", "_observe", "_observation")
 
-    def __init__(self, seat: int, legal: Sequence[Action], observe: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, seat: int, legal: Sequence[Action], observe: Callable[[], dict[str, Any]],
+                 deadline: Deadline | None = None) -> None:
         self.seat = seat
         self.legal = legal
+        self.deadline = deadline
         self._observe = observe
         self._observation: dict[str, Any] | None = None
 

@@ -15,21 +15,25 @@ A complete bot::
 :func:`run` does the handshake, answers every request with the function's choice (an Action or its text),
 ignores unknown messages and exits on ``bye`` or end of input. A request's observation is decoded when the bot first
 reads ``decision.observation`` (with :func:`run`, always: the function is given it), so a bot that never looks at it
-does not pay for it. Anything the bot prints goes to stderr, so it
+does not pay for it. A function with a third parameter, ``act(observation, legal, deadline)``, is also given the
+request's :class:`~protocol.bot.Deadline` (``deadline_ms``, and :meth:`~protocol.bot.Deadline.remaining_ms` counting
+down from when the request was read); one with two is called as before. Anything the bot prints goes to stderr, so it
 cannot corrupt the protocol stream. :func:`run_bot` does the same for an object with the in-process
 :class:`~protocol.bot.Bot` interface (the built-in bots use it: ``python -m bots.random``).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
 from .actions import Action
-from .bot import Bot, BotBase, Decision, GameInfo
+from .bot import Bot, BotBase, Deadline, Decision, GameInfo
 from .wire import PROTOCOL_VERSIONS, Deferred, FrameDecoder, packer
 
 __all__ = ["run", "run_bot", "LegalActions"]
@@ -74,26 +78,56 @@ class LegalActions(Sequence[Action]):
         return (self[i] for i in range(len(self.texts)))
 
 
+def _takes_deadline(act: Callable[..., Any]) -> bool:
+    """Does ``act`` take a third positional parameter (the :class:`Deadline`)? ``*args`` does not count: a bot
+    written for two arguments keeps getting two."""
+    try:
+        parameters = inspect.signature(act).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: called the old way
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 3
+
+
 class _FunctionBot(BotBase):
-    def __init__(self, act: Callable[[dict[str, Any], LegalActions], Action | str], name: str) -> None:
+    def __init__(self, act: Callable[..., Action | str], name: str) -> None:
         self.name = name
         self._act = act
+        self._with_deadline = _takes_deadline(act)
 
-    def act(self, decision: Decision) -> Action:
-        return self._act(decision.observation, decision.legal)  # type: ignore[arg-type, return-value]
+    def act(self, decision: Decision) -> Action | str:
+        if self._with_deadline:
+            return self._act(decision.observation, decision.legal, decision.deadline)
+        return self._act(decision.observation, decision.legal)
 
 
-def run(act: Callable[[dict[str, Any], LegalActions], Action | str], *, name: str,
-        games: list[str] | None = None) -> int:
-    """Run a bot given as a function ``act(observation, legal) -> action`` until the referee is done.
+def _deadline(message: dict[str, Any], received: float) -> Deadline | None:
+    """The request's clock; None when its ``deadline_ms`` is not an integer (the referee always sends one)."""
+    deadline_ms, bank_ms = message.get("deadline_ms"), message.get("bank_ms")
+    if not isinstance(deadline_ms, int) or isinstance(deadline_ms, bool):
+        return None
+    if not isinstance(bank_ms, int) or isinstance(bank_ms, bool):
+        bank_ms = None
+    return Deadline(deadline_ms, bank_ms, received)
+
+
+def run(act: Callable[..., Action | str], *, name: str, games: list[str] | None = None,
+        seats: list[int] | None = None, options: dict[str, dict[str, list[Any]]] | None = None) -> int:
+    """Run a bot given as a function ``act(observation, legal) -> action`` until the referee is done; a function
+    ``act(observation, legal, deadline)`` is also given the request's :class:`~protocol.bot.Deadline`.
+
+    ``games``, ``seats`` and ``options`` are what the bot's hello declares it plays (docs/PROTOCOL.md 5.2; None:
+    any): game ids, seat counts, and by game the values of the options it plays (``{"durak": {"transfer": [True]}}``).
 
     Returns the exit status: 0, or 2 when the referee offers no protocol version this SDK speaks.
     """
-    return run_bot(_FunctionBot(act, name), games=games)
+    return run_bot(_FunctionBot(act, name), games=games, seats=seats, options=options)
 
 
-def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout: int = 1) -> int:
-    """Serve one referee over the file descriptors ``stdin``/``stdout`` with an in-process bot.
+def run_bot(bot: Bot, *, games: list[str] | None = None, seats: list[int] | None = None,
+            options: dict[str, dict[str, list[Any]]] | None = None, stdin: int = 0, stdout: int = 1) -> int:
+    """Serve one referee over the file descriptors ``stdin``/``stdout`` with an in-process bot; ``games``,
+    ``seats`` and ``options`` go into its hello as :func:`run` says.
 
     Returns the exit status (0, or 2 when there is no common protocol version)."""
     if stdout == 1:
@@ -107,6 +141,12 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
     def send(message: dict[str, Any]) -> None:
         out.write(pack(message))
 
+    declared: dict[str, Any] = {"games": games}
+    if seats is not None:  # sent only when given: a bot that declares nothing sends the hello it always sent
+        declared["seats"] = list(seats)
+    if options is not None:
+        declared["options"] = {game: {key: list(values) for key, values in per_game.items()}
+                               for game, per_game in options.items()}
     decoder = FrameDecoder(_MAX_INCOMING, defer="observation")  # decoded when the bot reads it, if it does
     seat = 0
     while True:
@@ -116,11 +156,12 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
         for message in decoder.feed(data):
             kind = message.get("type")
             if kind == "request":
+                received = time.monotonic()
                 legal = LegalActions(list(message.get("legal", [])))
                 observation = message.get("observation", {})
                 observe: Callable[[], Any] = (observation.decode if isinstance(observation, Deferred)
                                               else partial(dict, observation))
-                choice = bot.act(Decision(seat, legal, observe))
+                choice = bot.act(Decision(seat, legal, observe, _deadline(message, received)))
                 send({"type": "action", "id": message.get("id"),
                       "action": choice.text if isinstance(choice, Action) else str(choice)})
             elif kind == "new_game":
@@ -141,7 +182,7 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, stdin: int = 0, stdout:
                                                       f"{list(PROTOCOL_VERSIONS)}, offered "
                                                       f"{message.get('versions')})"})
                     return 2
-                send({"type": "hello", "version": max(offered), "name": bot.name, "games": games})
+                send({"type": "hello", "version": max(offered), "name": bot.name, **declared})
             elif kind == "bye":
                 bot.close()
                 return 0

@@ -30,6 +30,7 @@ __all__ = [
     "game_over",
     "bye",
     "hello_problems",
+    "MAX_DECLARED_SEATS",
     "answers",
     "too_deep",
 ]
@@ -466,5 +467,45 @@ def hello_problems(reply: Mapping[str, Any], offered: Sequence[int], *, every_ke
     if "name" in reply and not (isinstance(name, str) and name):
         problems.append(f"name {name!r} is not a non-empty string")
     if games is not None and not (isinstance(games, list) and all(isinstance(g, str) for g in games)):
-        problems.append(f"games {games!r} is neither nil nor an array of strings")
+        problems.append(f"games {_short(games)} is neither nil nor an array of strings")
+    seats, options = reply.get("seats"), reply.get("options")
+    if seats is not None and not (isinstance(seats, list) and seats
+                                  and all(_is_int(n) and 1 <= n <= MAX_DECLARED_SEATS for n in seats)):
+        problems.append(f"seats {_short(seats)} is neither nil nor a non-empty array of seat counts "
+                        f"(integers 1 to {MAX_DECLARED_SEATS})")
+    if options is not None and not _options_declaration(options):
+        problems.append(f"options {_short(options)} is neither nil nor a map of game ids to maps of option names "
+                        f"to non-empty arrays of values (bool, int or str)")
     return problems
+
+
+#: The largest seat count a hello may declare (no game has nearly as many).
+MAX_DECLARED_SEATS = 64
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _options_declaration(options: object) -> bool:
+    """Is ``options`` a hello's declaration: game id → (nil, or option name → non-empty array of bool/int/str)?"""
+    if not isinstance(options, dict):
+        return False
+    for game, per_option in options.items():
+        if not isinstance(game, str):
+            return False
+        if per_option is None:
+            continue
+        if not isinstance(per_option, dict):
+            return False
+        for name, values in per_option.items():
+            if not (isinstance(name, str) and isinstance(values, list) and values
+                    and all(isinstance(v, bool | int | str) for v in values)):
+                return False
+    return True
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a bot's value in a one-line message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"

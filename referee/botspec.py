@@ -20,9 +20,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from protocol.bot import Bot
 from protocol.errors import BotError, BotTimeout
@@ -38,9 +39,8 @@ from .sandbox import Sandbox
 from .terminal import printable
 from .wirelog import WireLog
 
-__all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "default_field", "entrant_names", "parse_spec",
-           "refuse_interactive",
-           "useful_line"]
+__all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "declared_excludes", "default_field", "entrant_names",
+           "option_text", "parse_spec", "refuse_interactive", "useful_line"]
 
 #: The keys of a SPEC's settings prefix (docs/CLI.md, "Bot SPECs").
 KEYS = ("name", "move-time", "time-bank", "cwd")
@@ -369,8 +369,37 @@ def cannot_play(spec: str, exc: BaseException | str, code: int | None, stderr: s
             + (f"stderr: {line}" if line else "nothing on stderr"))
 
 
-def check_supports(bot: Bot, spec: BotSpec, game: str) -> None:
-    """Refuse a bot that says it does not play ``game`` (remote bots say so in their hello)."""
+def option_text(value: object) -> str:
+    """An option's value as ``-o`` takes it: ``true``, ``12``, ``lose``."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _same(a: object, b: object) -> bool:
+    return type(a) is type(b) and a == b  # True is not 1: a bool option is not matched by an int
+
+
+def declared_excludes(seats_declared: Sequence[int] | None, options_declared: Mapping[str, Any] | None, game: str,
+                      seats: int | None = None, options: Mapping[str, Any] | None = None) -> str | None:
+    """Why a bot whose hello declares ``seats_declared`` and ``options_declared`` (docs/PROTOCOL.md 5.2; None: any)
+    does not play ``game`` at ``seats`` with ``options`` (every option of the game, defaults filled in), as words
+    like ``at 3 seats (it plays 2 seats only)``; None when it plays it. Declared options of another game, or that
+    the game does not have, exclude nothing."""
+    if seats is not None and seats_declared is not None and seats not in seats_declared:
+        counts = ", ".join(str(n) for n in sorted(set(seats_declared)))
+        return f"at {seats} seats (it plays {counts} seats only)"
+    allowed = (options_declared or {}).get(game) or {}
+    for name, value in (options or {}).items():
+        values = allowed.get(name)
+        if values is not None and not any(_same(value, v) for v in values):
+            plays = "/".join(printable(option_text(v), one_line=True) for v in values[:12])
+            return f"with {name}={option_text(value)} (it plays {name}={plays} only)"
+    return None
+
+
+def check_supports(bot: Bot, spec: BotSpec, game: str, seats: int | None = None,
+                   options: Mapping[str, Any] | None = None) -> None:
+    """Refuse a bot that says it does not play ``game`` (remote bots say so in their hello), or not at ``seats``
+    or with ``options`` (every option of the game, defaults filled in; a hello may declare both)."""
     if spec.argv is None:
         if spec.registered_games is not None and game not in spec.registered_games:
             raise ConfigError(f"bot {spec.name!r} does not play {game} (it plays: "
@@ -384,4 +413,7 @@ def check_supports(bot: Bot, spec: BotSpec, game: str) -> None:
             raise ConfigError(cannot_play(spec.spec, exc, bot.last_exit, bot.take_stderr())) from exc
     if bot.games is not None and game not in bot.games:
         raise ConfigError(f"bot {spec.spec!r} does not play {game} (it plays: {', '.join(bot.games) or 'nothing'})")
+    why = declared_excludes(bot.seats, bot.options, game, seats, options)
+    if why is not None:
+        raise ConfigError(f"bot {spec.spec!r} does not play {game} {why}")
 

@@ -21,7 +21,7 @@ from .cgroups import describe as protections
 from .check.cases import exit_code, run_cases, select
 from .check.harness import Session
 from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
-from .cli_common import WIRE_LOG, cli_registry, print_json
+from .cli_common import WIRE_LOG, cli_registry, parse_options, print_json
 from .errors import ConfigError
 from .plugins import Registry
 from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
@@ -56,6 +56,12 @@ def check(
     game: list[str] = typer.Option([], "--game", "-g", metavar="GAME",
                                    help="Check this game only; repeatable. Default: every "
                                    "registered game the bot says it plays."),
+    option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
+                                     help="Play every game with this option (KEY=VALUE, of the games that have it); "
+                                     "repeatable. Default: the defaults, within what the bot's hello declares."),
+    seats: int | None = typer.Option(None, "--seats", "-k", min=1, metavar="K",
+                                     help="Play at K seats only. Default: every seat count of each game the bot's "
+                                     "hello does not exclude."),
     cases: list[str] = typer.Option([], "--cases", "-c", metavar="PATTERN",
                                     help="Cases to run: an id (2.1), a prefix (2), a glob "
                                     "(3.*) or a group (timing); comma-separated or repeated. Default: all."),
@@ -96,6 +102,7 @@ def check(
                           f"\"4 timing\"): drop move-time= and time-bank=")
     for game_id in game:
         registry.game(game_id)  # an unknown game is a usage error, before anything starts
+    given = parse_options(option)
     wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a case
     confined = sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
     confined = confined.with_hidden([*([report.resolve()] if report is not None else []),
@@ -113,10 +120,11 @@ def check(
     session.discover(game)
     if session.start_failure is not None:  # a program that ends before its hello: one line, no case run
         raise ConfigError(cannot_play(spec, *session.start_failure))
+    session.narrow(seats, given)  # --seats and -o, within the hello's declaration; a conflict is one line
     if drawn:
         typer.echo(f"seed {seed} (repeat this check with --seed {seed})", err=True)
     header = Header(spec, argv, seed, session.games, session.hello, list(dict.fromkeys(game)), strict,
-                    protections(confined.enabled))
+                    protections(confined.enabled), scope=session.scope, seats=seats, options=option)
     for line in header.lines():
         echo(line)
     results = run_cases(session, selected, Tree(echo))

@@ -209,7 +209,7 @@ def play(
     registry = cli_registry()
     chosen = registry.game(game)
     options = parse_options(option)
-    chosen.configure(options)
+    full_options = chosen.configure(options)
     if not chosen.min_seats <= len(bot) <= chosen.max_seats:
         raise ConfigError(f"{game} is played by {chosen.min_seats}-{chosen.max_seats} bots (one --bot per "
                           f"seat), got {len(bot)}")
@@ -230,7 +230,7 @@ def play(
     try:
         for spec in specs:
             players.append(spec.make(registry, time=limits, sandbox=confined, wire_log=wires))
-            check_supports(players[-1], spec, game)
+            check_supports(players[-1], spec, game, len(bot), full_options)
     except BaseException:
         for player in players:
             player.close()

@@ -40,6 +40,8 @@ class RemoteBot(BotBase):
         self.version: int | None = None
         self.bot_name: str | None = None
         self.games: list[str] | None = None
+        self.seats: list[int] | None = None  # the seat counts its hello declares (None: any)
+        self.options: dict[str, Any] | None = None  # the option values its hello declares, by game (None: any)
         self._id = 0
         self._games_played = 0
         self._written_at = 0.0  # when the current request was written: the bot's clock starts there
@@ -88,6 +90,7 @@ class RemoteBot(BotBase):
         if problems:
             raise ProtocolViolation(f"bad hello: {'; '.join(problems)}")
         self.version, self.bot_name, self.games = reply["version"], reply["name"], reply.get("games")
+        self.seats, self.options = reply.get("seats"), reply.get("options")
 
     def _drop(self) -> None:
         """Kill the process (if any) and keep its last stderr for this game's record."""

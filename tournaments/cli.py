@@ -8,7 +8,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -164,18 +164,22 @@ def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None =
 
 
 def check_programs(specs: list[str], registry: Registry, game: str, time: TimeControl,
-                    sandbox: Sandbox | None = None, wire_log: WireLog | None = None) -> None:
-    """Refuse a bot that does not play ``game``: a registered bot by its registration, a program by its hello
-    (started once, then stopped). The one check of run, resume, join and sprt."""
+                   sandbox: Sandbox | None = None, wire_log: WireLog | None = None, *, seats: int | None = None,
+                   options: Mapping[str, Any] | None = None) -> None:
+    """Refuse a bot that does not play ``game`` (at ``seats``, with ``options``): a registered bot by its
+    registration, a program by its hello (started once, then stopped). The one check of run, resume, join and
+    sprt."""
+    # a hello declares values of every option, so the configured ones are compared with the defaults filled in
+    full = registry.game(game).configure(options) if options is not None else None
     for spec in specs:
         parsed = parse_spec(spec, registry)
         refuse_interactive(parsed, "referee tournament")
         if parsed.argv is None:  # a registered bot's games (a SPEC with a prefix is no registry key)
-            check_supports(parsed.make(registry, time=time), parsed, game)
+            check_supports(parsed.make(registry, time=time), parsed, game, seats, full)
             continue
         bot = parsed.make(registry, time=time, sandbox=sandbox, wire_log=wire_log)
         try:
-            check_supports(bot, parsed, game)
+            check_supports(bot, parsed, game, seats, full)
         finally:
             bot.close()
 
@@ -435,7 +439,8 @@ def run(
                               time_bank_ms=time_bank)
     if total_games is not None:
         config = replace(config, games=rounds_for(total_games, config, chosen.teams(k)))
-    check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires)
+    check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires,
+                   seats=config.seats, options=config.options)
     if seed is None:
         config = secret_seed(db, config)
     config = keyed_deals(db, config, registry)
@@ -736,7 +741,7 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
             game = registry.game(config.game)
             if store.count() < config.scheduled(game.teams(config.seats)):  # as run does, before a game is played
                 check_programs(config.specs, registry, config.game, config.time_control(), placement.sandbox,
-                               placement.wire_log)
+                               placement.wire_log, seats=config.seats, options=config.options)
                 if has_programs(config.specs, registry) and placement.sandbox is not None:
                     typer.echo(f"protections: {protections(placement.sandbox.enabled)}", err=True)
             play_stored(store, config, registry, executor, placement)

@@ -137,7 +137,8 @@ def _check(name: str) -> str | None:
         return f"Dask worker {plugin.label} cannot set up the tournament: {exc}"
     for entrant, spec in enumerate(games.specs):
         try:
-            check_supports(games._bot(entrant), spec, games.config.game)
+            check_supports(games._bot(entrant), spec, games.config.game, games.config.seats,
+                           games.game.configure(games.config.options))
         except Exception as exc:  # noqa: BLE001 - the bot is named; the run stops before a game
             return f"Dask worker {plugin.label} cannot start bot {games.config.entrants[entrant]!r}: {exc}"
     return None

@@ -73,7 +73,8 @@ def join(
         config = TournamentConfig.from_dict(stored)
         joined = _joined(config, bot, registry)
         sandbox = stored_sandbox(store, joined, registry, wires)
-        check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires)
+        check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires, seats=config.seats,
+                       options=config.options)
         if has_programs(bot, registry) and DEAL_KEY not in config.extra:  # its stored games keep their deals
             warn(f"{db}'s deals are not keyed (its entrants were in-process bots, or it was stored before deals were "
                  f"keyed): a program bot can find them from its hand, as from a small --seed (docs/SECURITY.md)")

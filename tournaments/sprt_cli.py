@@ -197,7 +197,8 @@ def sprt(
                               games=max(1, max_games // per_deal), duplicate=True, seed=seed or 0,
                               move_time_ms=move_time, policy=on_fault, time_bank_ms=time_bank,
                               extra={"sandbox": confined.settings(), "sprt": SprtPlan.settings_dict(settings)})
-    check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires)
+    check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires,
+                   seats=config.seats, options=config.options)
     if seed is None:
         config = secret_seed(db, config)
     config = keyed_deals(db, config, registry)
@@ -224,6 +225,6 @@ def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json
             parse_spec(spec, registry)
         placement = replace(placement, sandbox=stored_sandbox(store, config, registry, placement.wire_log))
         check_programs(config.specs, registry, config.game, config.time_control(), placement.sandbox,
-                       placement.wire_log)
+                       placement.wire_log, seats=config.seats, options=config.options)
         state = play_sprt(store, config, executor, placement)
     print_sprt(config, state, json_out, sandbox_mode(stored))

@@ -37,12 +37,19 @@ class Header:
     requested_games: list[str] = field(default_factory=list)
     strict: bool = False
     protections: str = ""  # what the bot's process got here: the sandbox, cgroups (referee/cgroups.py)
+    scope: list[str] = field(default_factory=list)  # the seats and options played where not every one is
+    seats: int | None = None  # --seats
+    options: list[str] = field(default_factory=list)  # -o, as given
 
     def command(self, case_id: str | None = None) -> str:
         """The command line that repeats the check (of one case)."""
         parts = ["referee", "check", shlex.quote(self.spec)]
         for game in self.requested_games:
             parts += ["--game", shlex.quote(game)]
+        for pair in self.options:
+            parts += ["-o", shlex.quote(pair)]
+        if self.seats is not None:
+            parts += ["--seats", str(self.seats)]
         if case_id:
             parts += ["--cases", case_id]
         parts += ["--seed", str(self.seed)]
@@ -54,6 +61,7 @@ class Header:
         return [f"referee check {self.spec}",
                 f"  program: {' '.join(shlex.quote(a) for a in self.argv)}",
                 f"  bot: {bot}; games checked: {', '.join(self.games)}; seed {self.seed}",
+                *([f"  played only: {'; '.join(self.scope)} (--seats, -o and the bot's hello)"] if self.scope else []),
                 *([f"  protections: {self.protections}"] if self.protections else [])]
 
 
@@ -190,6 +198,7 @@ def report_json(results: Sequence[CaseResult], header: Header, session: Session,
         "seed": header.seed,
         "strict": header.strict,
         "games": header.games,
+        "played_only": header.scope,
         "hello": jsonable(header.hello),
         "protections": header.protections,
         "command": header.command(),

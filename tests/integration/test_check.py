@@ -146,6 +146,7 @@ ZOO_CASES = [
     ("gg.py", "1.2,3.5,7", {"1.2": "FAILED", "3.5": "FAILED", "7.2": "FAILED"}, 1),
     ("move_key.py", "2.1,3.1,3.4,5.1", {"3.1": "FAILED", "3.4": "FAILED", "5.1": "FAILED"}, 1),
     ("slow300.py", "2.1,4.2", {"4.2": "FAILED"}, 1),
+    ("bad_declaration.py", "2.1,2.2,3.2", {"2.2": "FAILED"}, 1),
 ]
 
 
@@ -272,6 +273,13 @@ def test_list_needs_no_bot() -> None:
     (["nosuchbot"], "unknown bot 'nosuchbot'"),
     (["random", "--report", "/nonexistent/dir/r.json"], "cannot write the report"),
     ([f"cmd:{sys.executable} tests/fixtures/check/_durak_only.py", "--game", "kozel"], "does not play kozel"),
+    ([zoo("_declares.py"), "--seats", "3"], "does not play durak at 3 seats (it plays 2 seats only)"),
+    ([zoo("_declares.py"), "-o", "transfer=false"],
+     "does not play durak with transfer=false (it plays transfer=true only)"),
+    ([zoo("_declares.py"), "-o", "lyusya=lose"], "-o lyusya: no game checked (durak) has that option"),
+    ([zoo("_declares.py"), "-o", "transfer=maybe"], "transfer"),
+    ([zoo("_declares.py"), "-o", "transfer"], "--option takes KEY=VALUE"),
+    (["random", "--game", "durak", "--seats", "9"], "game 'durak' is for 2-6 players, got 9"),
 ])
 def test_usage_and_harness_errors_are_one_line_and_exit_2(args: list[str], fragment: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "referee", "check", *args, "--seed", "1"], cwd=ROOT,
@@ -280,3 +288,32 @@ def test_usage_and_harness_errors_are_one_line_and_exit_2(args: list[str], fragm
     lines = [line for line in proc.stderr.splitlines() if line.startswith("referee: error: ")]
     assert len(lines) == 1 and fragment in lines[0], proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------------------ what the hello declares, -o, --seats
+
+
+def played(report: dict[str, Any]) -> set[tuple[str, int, tuple[tuple[str, Any], ...]]]:
+    """Every game of every run: (game, seats, the options it was played with)."""
+    return {(g["game"], g["seats"], tuple(sorted(g["options"].items())))
+            for run in report["runs"].values() for g in run["games"]}
+
+
+def test_check_plays_only_the_seats_and_options_the_hello_declares() -> None:
+    result = check(zoo("_declares.py"), "--cases", "3.1,3.3,5.7,8.1")  # durak, 2 seats, transfer=true only
+    assert result.code == 0, result.explain()
+    games = played(result.report)
+    assert {(game, seats) for game, seats, _ in games} == {("durak", 2)}
+    assert all(dict(options)["transfer"] is True for _, _, options in games)
+    assert result.report["played_only"] == ["durak at 2 seats, transfer=true"]
+    assert "  played only: durak at 2 seats, transfer=true (--seats, -o and the bot's hello)" in result.stderr
+
+
+def test_seats_and_options_narrow_the_check_of_any_bot() -> None:
+    result = check("first", "--game", "durak", "--game", "kazaki", "--seats", "3", "-o", "transfer=true",
+                   "--cases", "3.1,5.7")
+    assert result.code == 0, result.explain()
+    games = played(result.report)
+    assert {(game, seats) for game, seats, _ in games} == {("durak", 3), ("kazaki", 3)}
+    assert all(dict(options)["transfer"] is True for game, _, options in games if game == "durak")
+    assert "-o transfer=true --seats 3" in result.report["command"]

@@ -336,6 +336,40 @@ def test_a_program_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
     assert_one_line_error(result, "does not play kazaki")
 
 
+DECLARES = f"cmd:{sys.executable} tests/fixtures/check/_declares.py"  # durak, 2 seats, transfer=true only
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (["run", "durak", "--seats", "3", "-o", "transfer=true"], "does not play durak at 3 seats (it plays 2 seats only)"),
+    (["run", "durak", "--seats", "2"], "does not play durak with transfer=false (it plays transfer=true only)"),
+    (["sprt", "durak", "--baseline", "random"],
+     "does not play durak with transfer=false (it plays transfer=true only)"),
+])
+def test_an_entrant_whose_hello_excludes_the_configured_game_is_refused_before_any_game(
+        tmp_path: Path, args: list[str], why: str) -> None:
+    db = tmp_path / "t.db"
+    who = ["--candidate", DECLARES] if args[0] == "sprt" else ["--bot", DECLARES, "--bot", "random", "--bot", "first"]
+    size = ["--max-games", "2"] if args[0] == "sprt" else ["--games", "1"]
+    result = referee(*args, *who, *size, "--workers", "1", "--db", str(db))
+    assert_one_line_error(result, f"bot {DECLARES!r} {why}")
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (["-b", "random", "-b", "first", "-o", "transfer=true"], "at 3 seats (it plays 2 seats only)"),
+    (["-b", "random"], "with transfer=false (it plays transfer=true only)"),
+])
+def test_play_refuses_a_bot_whose_hello_excludes_the_game(args: list[str], why: str) -> None:
+    result = run_referee("play", "durak", "-b", DECLARES, *args, "--seed", "1")
+    assert_one_line_error(result, f"bot {DECLARES!r} does not play durak {why}")
+    assert result.stdout == ""
+
+
+def test_an_entrant_plays_where_its_hello_allows(tmp_path: Path) -> None:
+    ok("run", "durak", "--bot", DECLARES, "--bot", "random", "--seats", "2", "-o", "transfer=true", "--games", "1",
+       "--workers", "1", "--seed", "1", "--db", str(tmp_path / "t.db"))
+
+
 @pytest.mark.parametrize("seats", ["7", "1", "0"])
 def test_seats_outside_the_games_range(tmp_path: Path, seats: str) -> None:
     db = tmp_path / "t.db"

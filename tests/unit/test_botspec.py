@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from protocol.errors import BotCrashed, BotTimeout, ConfigError
-from referee.botspec import BotSpec, cannot_play, check_supports, default_field, entrant_names, parse_spec
+from referee.botspec import (
+    BotSpec,
+    cannot_play,
+    check_supports,
+    declared_excludes,
+    default_field,
+    entrant_names,
+    parse_spec,
+)
 from referee.clock import Clocked, TimeControl
 from referee.plugins import BotEntry, Registry, Source
 from referee.remote import RemoteBot
@@ -459,3 +467,73 @@ def test_ismcts_and_human_stay_out_of_the_built_in_default_field() -> None:
     built_in = load_registry(entry_points=False)
     assert {"ismcts", "human"} <= set(built_in.bots)
     assert default_field(built_in, "durak") == ["first", "heuristic", "random"]
+
+
+# ------------------------------------------------------------------------------------ declared seats and options
+
+DURAK = {"transfer": False, "throw_after_take": True, "withdraw": False, "redeal_five": False, "max_bouts": 1000}
+
+
+@pytest.mark.parametrize(("seats", "options", "game", "n", "values", "why"), [
+    (None, None, "durak", 3, DURAK, None),
+    ([2], None, "durak", 2, DURAK, None),
+    ([2], None, "durak", 3, DURAK, "at 3 seats (it plays 2 seats only)"),
+    ([4, 2, 2], None, "durak", 3, DURAK, "at 3 seats (it plays 2, 4 seats only)"),
+    (None, {"durak": {"transfer": [True]}}, "durak", 2, DURAK,
+     "with transfer=false (it plays transfer=true only)"),
+    (None, {"durak": {"transfer": [True]}}, "durak", 2, {**DURAK, "transfer": True}, None),
+    (None, {"durak": {"max_bouts": [1, 1000]}}, "durak", 2, DURAK, None),
+    (None, {"durak": {"max_bouts": [True]}}, "durak", 2, {**DURAK, "max_bouts": 1},
+     "with max_bouts=1 (it plays max_bouts=true only)"),  # True is not 1
+    (None, {"durak": {"transfer": [1]}}, "durak", 2, {**DURAK, "transfer": True},
+     "with transfer=true (it plays transfer=1 only)"),
+    (None, {"kazaki": {"transfer": [True]}, "durak": None}, "durak", 2, DURAK, None),  # another game's
+    (None, {"durak": {"no_such_option": [True]}}, "durak", 2, DURAK, None),  # an option durak does not have
+    (None, {"durak": {"transfer": ["\x1b[2Jx"]}}, "durak", 2, DURAK,
+     "with transfer=false (it plays transfer=\\x1b[2Jx only)"),  # shown, not obeyed
+])
+def test_declared_excludes(seats: Any, options: Any, game: str, n: int, values: dict[str, Any],
+                           why: str | None) -> None:
+    assert declared_excludes(seats, options, game, n, values) == why
+
+
+def declaring_bot(tmp_path: Path, declared: str) -> str:
+    hello = f"{{'type': 'hello', 'version': 1, 'name': 'hb', 'games': None, {declared}}}"
+    return f"cmd:{PY} {hello_script(tmp_path / 'declaring_bot.py', hello)}"
+
+
+@pytest.mark.parametrize(("declared", "seats", "options", "message"), [
+    ("'seats': [2]", 2, DURAK, None),
+    ("'seats': [2]", 3, DURAK, "does not play durak at 3 seats (it plays 2 seats only)"),
+    ("'options': {'durak': {'transfer': [True]}}", 2, DURAK,
+     "does not play durak with transfer=false (it plays transfer=true only)"),
+    ("'seats': [2, 3], 'options': {'durak': {'transfer': [False]}}", 3, DURAK, None),
+])
+def test_check_supports_honours_a_programs_declaration(tmp_path: Path, declared: str, seats: int,
+                                                       options: dict[str, Any], message: str | None) -> None:
+    spec = parse_spec(declaring_bot(tmp_path, declared), registry())
+    bot = spec.make(registry(), time=TimeControl())
+    try:
+        if message is None:
+            check_supports(bot, spec, "durak", seats, options)
+        else:
+            with pytest.raises(ConfigError) as caught:
+                check_supports(bot, spec, "durak", seats, options)
+            assert str(caught.value) == f"bot {spec.spec!r} {message}"
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize("declared", ["'seats': [0, 'x']", "'seats': 'all'", "'options': {'durak': {'transfer': 1}}",
+                                      "'options': [[[[[]]]]]", "'seats': list(range(70000))"])
+def test_a_hostile_declaration_is_a_one_line_refusal(tmp_path: Path, declared: str) -> None:
+    spec = parse_spec(declaring_bot(tmp_path, declared), registry())
+    bot = spec.make(registry(), time=TimeControl())
+    try:
+        with pytest.raises(ConfigError) as caught:
+            check_supports(bot, spec, "durak", 2, DURAK)
+        text = str(caught.value)
+        assert text.startswith(f"bot {spec.spec!r} cannot play: ") and "\n" not in text, text
+        assert "bad hello" in text or "larger than" in text, text
+    finally:
+        bot.close()

@@ -418,3 +418,93 @@ def test_an_observation_is_decoded_and_checked_when_the_bot_reads_it(peers: Any)
     peer.send_raw(request_with_broken_observation(6))
     peer.thread.join(WAIT)
     assert isinstance(peer.outcome.get("error"), ProtocolViolation)  # as when the whole frame was decoded at once
+
+
+# ------------------------------------------------------------------------------------------------ the deadline
+
+
+def test_run_bot_gives_the_decision_the_requests_deadline(peers: Any) -> None:
+    bot = Recorder()
+    seen: list[Any] = []
+    bot.choice = lambda d: (seen.append(d.deadline), d.legal[0])[1]
+    peer = peers(bot)
+    peer.handshake()
+    before = time.monotonic()
+    peer.send({**request(1, ["take"]), "deadline_ms": 1234})
+    peer.receive()
+    peer.send({**request(2, ["take"]), "deadline_ms": 700, "bank_ms": 200})
+    peer.receive()
+    first, second = seen
+    assert (first.deadline_ms, first.bank_ms) == (1234, None)  # protocol 1 announces only the sum
+    assert (second.deadline_ms, second.bank_ms) == (700, 200)
+    assert before <= first.received <= time.monotonic()
+    assert 0 < first.remaining_ms() <= 1234
+    assert first.remaining_ms(first.received + 2.0) == 1234 - 2000  # late is negative
+
+
+@pytest.mark.parametrize("deadline_ms", [None, "1000", True, 1.5, [1000]])
+def test_a_request_without_an_integer_deadline_gives_none(peers: Any, deadline_ms: Any) -> None:
+    seen: list[Any] = []
+    peer = peers(Recorder(choice=lambda d: (seen.append(d.deadline), d.legal[0])[1]))
+    peer.handshake()
+    message = {**request(1, ["take"]), "deadline_ms": deadline_ms, "bank_ms": "x"}
+    if deadline_ms is None:
+        del message["deadline_ms"]
+    peer.send(message)
+    assert peer.receive()["action"] == "take"
+    assert seen == [None]
+
+
+def function_bot_stream() -> bytes:
+    return b"".join(pack(m) for m in (
+        {"type": "hello", "versions": list(PROTOCOL_VERSIONS)}, NEW_GAME,
+        {**request(1, ["attack(7T)", "take"]), "deadline_ms": 250}, {"type": "bye"}))
+
+
+@pytest.mark.parametrize("signature, expected", [
+    ("act(observation, legal, deadline)", "250 True"),
+    ("act(observation, legal, deadline=None)", "250 True"),
+    ("act(observation, legal)", "two"),
+    ("act(observation, legal, *rest)", "two"),  # *args is not a third parameter: called the old way
+])
+def test_run_passes_the_deadline_to_a_function_that_takes_three(signature: str, expected: str) -> None:
+    script = textwrap.dedent(f"""
+        import sys
+        from protocol.sdk import run
+
+        def {signature}:
+            args = locals()
+            if "deadline" in args and args["deadline"] is not None:
+                d = args["deadline"]
+                print(d.deadline_ms, 0 < d.remaining_ms() <= 250, file=sys.stderr)
+            else:
+                print("two", file=sys.stderr)
+            return legal[-1]
+
+        raise SystemExit(run(act, name="timed"))
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], input=function_bot_stream(), capture_output=True,
+                          timeout=30)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert FrameDecoder().feed(proc.stdout)[1] == {"type": "action", "id": 1, "action": "take"}
+    assert proc.stderr.decode().strip() == expected
+
+
+def test_a_callable_without_a_signature_is_called_the_old_way() -> None:
+    assert sdk._takes_deadline(max) is False  # a builtin: inspect cannot tell, so two arguments
+    assert sdk._takes_deadline(lambda observation, legal, deadline: None) is True
+
+
+def test_hello_declares_seats_and_options_only_when_given() -> None:
+    stream = pack({"type": "hello", "versions": list(PROTOCOL_VERSIONS)})
+    script = ("from protocol.sdk import run\n"
+              "raise SystemExit(run(lambda o, l: l[0], name='p', games=['durak'], seats=[2],"
+              " options={'durak': {'transfer': (True,)}}))\n")
+    proc = subprocess.run([sys.executable, "-c", script], input=stream, capture_output=True, timeout=30)
+    assert FrameDecoder().feed(proc.stdout) == [{"type": "hello", "version": max(PROTOCOL_VERSIONS), "name": "p",
+                                                 "games": ["durak"], "seats": [2],
+                                                 "options": {"durak": {"transfer": [True]}}}]
+
+
+def test_hello_declares_nothing_more_by_default(peers: Any) -> None:
+    assert set(peers().handshake()) == {"type", "version", "name", "games"}

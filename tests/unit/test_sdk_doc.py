@@ -29,7 +29,7 @@ def python_blocks(text: str) -> list[str]:
 def test_every_example_bot_is_a_code_block_of_the_page():
     blocks = python_blocks(PAGE.read_text(encoding="utf-8"))
     files = sorted(EXAMPLES.glob("*.py"))
-    assert [f.name for f in files] == ["lowest.py", "mybot.py"]
+    assert [f.name for f in files] == ["lowest.py", "mybot.py", "thinker.py"]
     for path in files:
         assert path.read_text(encoding="utf-8") in blocks, f"{path.name} differs from its code block in docs/SDK.md"
         assert f"bots/examples/python/{path.name}" in PAGE.read_text(encoding="utf-8")

@@ -512,3 +512,41 @@ def test_deferring_decoder_holds_no_more_than_the_frame_it_waits_for() -> None:
         assert len(decoder.feed(data + data[:5])) >= 1
         decoder.feed(data[5:])
     assert len(decoder._held) == 0  # everything fed was a whole frame, returned
+
+
+@pytest.mark.parametrize("declared", [
+    {"seats": [2]}, {"seats": [2, 3, 2]}, {"seats": None}, {"options": None}, {"options": {}},
+    {"options": {"durak": {"transfer": [True]}, "kozel-hvaleny": {"lyusya": ["lose"], "target_eyes": [12, 6]}}},
+    {"options": {"durak": None, "game-from-the-future": {"x": [1]}}},
+])
+def test_hello_may_declare_seats_and_options(declared: dict[str, Any]) -> None:
+    good = {"type": "hello", "version": 1, "name": "x", "games": None}
+    assert hello_problems({**good, **declared}, (1,), every_key=True) == []
+
+
+@pytest.mark.parametrize(("declared", "words"), [
+    ({"seats": []}, "seats []"),
+    ({"seats": 2}, "seats 2"),
+    ({"seats": [0]}, "seats [0]"),
+    ({"seats": [65]}, "seats [65]"),
+    ({"seats": [True]}, "seats [True]"),
+    ({"seats": ["2"]}, "seats ['2']"),
+    ({"seats": [2.0]}, "seats [2.0]"),
+    ({"seats": [-(2 ** 63)]}, "seats [-9223372036854775808]"),
+    ({"seats": list(range(1, 2000))}, "seats [1, 2, 3,"),
+    ({"options": []}, "options []"),
+    ({"options": {"durak": {"transfer": True}}}, "options {'durak'"),
+    ({"options": {"durak": {"transfer": []}}}, "options {'durak'"),
+    ({"options": {"durak": {"transfer": [None]}}}, "options {'durak'"),
+    ({"options": {"durak": {"transfer": [[True]]}}}, "options {'durak'"),
+    ({"options": {"durak": {"transfer": [1.5]}}}, "options {'durak'"),
+    ({"options": {"durak": ["transfer"]}}, "options {'durak'"),
+    ({"options": {"durak": {7: [True]}}}, "options {'durak'"),
+    ({"options": {7: None}}, "options {7: None}"),
+    ({"options": "durak"}, "options 'durak'"),
+])
+def test_a_bad_declaration_is_one_short_problem(declared: dict[str, Any], words: str) -> None:
+    good = {"type": "hello", "version": 1, "name": "x", "games": None}
+    problems = hello_problems({**good, **declared}, (1,))
+    assert len(problems) == 1 and problems[0].startswith(words), problems
+    assert "\n" not in problems[0] and len(problems[0]) < 260

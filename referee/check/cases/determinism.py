@@ -9,8 +9,7 @@ from .helpers import fault_lines
 
 @case("8.1", "the same seed gives the same answers", section="5.4", level=Level.MAY)
 def determinism(s: Session) -> Outcome:
-    game = s.registry.game(s.main_game)
-    n = game.min_seats
+    n = s.fewest()
     seed = s.seed_for("determinism")
     records = []
     asked = s.asked() or 10**9  # the same number of decisions asked in both runs, even of a slow bot

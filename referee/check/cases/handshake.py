@@ -11,7 +11,8 @@ from ..harness import EXIT_TIME, HANDSHAKE_TIME, Run, Session, jsonable, offer
 from ..verdicts import Level, Outcome, broken, case, ok
 from .helpers import ms_text
 
-_HELLO_SHAPE = "{type: hello, version: one of the offered, name: non-empty str, games: nil or array of str}"
+_HELLO_SHAPE = ("{type: hello, version: one of the offered, name: non-empty str, games: nil or array of str; "
+                "optional seats, options as PROTOCOL.md 5.2}")
 
 
 @case("2.1", "answers hello with hello within 5 s", section="8", level=Level.MUST, needs_hello=False)

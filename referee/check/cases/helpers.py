@@ -71,7 +71,7 @@ def one_game(s: Session, name: str, *, twist: Callable[[], Any] | None = None, m
     run = s.run(name)
     program = s.program(run, twist=twist, **({"move_time": move_time} if move_time else {}))
     game_id = game or s.main_game
-    n = seats or s.registry.game(game_id).min_seats
+    n = seats or s.fewest(game_id)
     seed = s.seed_for(name, game_id, n)
     try:
         played = program.play(game_id, n, seat=seed % n, seed=seed, options=options, opponents=opponents)

@@ -56,7 +56,7 @@ def unknown_types(s: Session) -> Outcome:
             return broken("answered an unknown message", expected="unknown messages are ignored: no answer",
                           actual=show(answers[0]))
         seed = s.seed_for("unknown-types")
-        n = s.registry.game(s.main_game).min_seats
+        n = s.fewest()
         played = program.play(s.main_game, n, seat=seed % n, seed=seed)
     finally:
         program.close()
@@ -98,12 +98,13 @@ def every_message(s: Session) -> Outcome:
     games = []
     for game_id in s.games:
         game = s.registry.game(game_id)
-        flipped = {o.name: not o.default for o in game.options if isinstance(o.default, bool)}
+        flipped = {o.name: not o.default for o in game.options  # less what -o or the bot's hello rule out
+                   if isinstance(o.default, bool) and s.allows(game_id, o.name, not o.default)}
         try:
             game.configure(flipped)
         except ConfigError:
             flipped = {}
-        n = min(3, game.max_seats) if game.min_seats <= 3 else game.min_seats
+        n = min(s.seat_counts(game_id), key=lambda k: (abs(k - 3), k))  # 3 where it may: more than one opponent
         opponents = [_Blunder(), *s.opponents(n - 2)]
         _, played = one_game(s, f"all-forms-{game_id}", game=game_id, seats=n, options=flipped or None,
                               opponents=opponents)

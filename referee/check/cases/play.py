@@ -59,14 +59,14 @@ FORCED_TRIES = 4
 @case("3.2", "a request with a single legal action is answered with it", section="5.5", level=Level.MUST)
 def forced_action(s: Session) -> Outcome:
     run = s.run("forced")
-    game = s.registry.game(s.main_game)
     games: list[Played] = []
     forced: list[tuple[Event, Event | None]] = []
     for k in range(FORCED_TRIES):
         program = s.program(run)
         seed = s.seed_for("forced", k)
         try:
-            games.append(program.play(s.main_game, game.min_seats, seat=seed % game.min_seats, seed=seed))
+            n = s.fewest()
+            games.append(program.play(s.main_game, n, seat=seed % n, seed=seed))
         finally:
             program.close()
         forced = [(q, a) for q, a in run.exchanges() if len(q.value.get("legal", ())) == 1]
@@ -88,8 +88,8 @@ def forced_action(s: Session) -> Outcome:
 def two_games(s: Session) -> Outcome:
     run = s.run("two-games")
     first, second = s.main_game, (s.games[1] if len(s.games) > 1 else s.main_game)
-    g1, g2 = s.registry.game(first), s.registry.game(second)
-    n1, n2 = g1.min_seats, min(g2.min_seats + 1, g2.max_seats)
+    counts = s.seat_counts(second)
+    n1, n2 = s.fewest(first), counts[min(1, len(counts) - 1)]
     program = s.program(run)
     try:
         a = program.play(first, n1, seat=0, seed=s.seed_for("two-games", 1))
@@ -132,7 +132,7 @@ def nothing_unasked(s: Session) -> Outcome:
             return broken("the handshake failed", expected="a hello", actual=str(error))
         assert program.probe is not None
         program.probe.listen(QUIET_TIME / 2)
-        played = program.play(s.main_game, s.registry.game(s.main_game).min_seats, seat=0,
+        played = program.play(s.main_game, s.fewest(), seat=0,
                               seed=s.seed_for("unasked"))
         if program.probe is not None and program.probe.alive:
             program.probe.listen(QUIET_TIME)

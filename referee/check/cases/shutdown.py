@@ -28,7 +28,7 @@ def _end_after_game(s: Session, name: str, how: str) -> _Ending:
     run = s.run(name)
     program = s.program(run)
     seed = s.seed_for(name)
-    n = s.registry.game(s.main_game).min_seats
+    n = s.fewest()
     try:
         played = program.play(s.main_game, n, seat=seed % n, seed=seed)
         probe = program.probe

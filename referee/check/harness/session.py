@@ -10,10 +10,11 @@ from typing import Any, TypeVar
 
 from protocol.bot import Bot
 from protocol.errors import BotCrashed, BotError, BotTimeout, ConfigError
-from protocol.wire import PROTOCOL_VERSIONS, bye, hello
+from protocol.wire import PROTOCOL_VERSIONS, bye, hello, hello_problems
 from referee.clock import TimeControl
 from referee.remote import RemoteBot
 
+from ...botspec import declared_excludes, option_text
 from ...match import Fault, GameRecord, default_action, play_game
 from ...plugins import Registry
 from ...rng import derive_seed
@@ -127,6 +128,7 @@ class Program:
         ``asked`` decisions (default: :meth:`Session.asked`, unlimited unless the bot is slow); the referee plays
         its seat's later decisions itself (the default action), without a request."""
         game = self.session.registry.game(game_id)
+        options = self.session.options(game_id, options)  # -o and the bot's declaration, then the case's own
         others = opponents if opponents is not None else self.session.opponents(seats - 1)
         player = _Asked(self.bot, self.session, self.run, asked)
         bots: list[Bot] = [*others[:seat], player, *others[seat:]]  # type: ignore[list-item]
@@ -203,6 +205,10 @@ class Session:
         self.name = name
         self.cwd = cwd
         self.games: list[str] = []
+        self._counts: dict[str, list[int]] = {}  # by game: the seat counts to play (narrow)
+        self._options: dict[str, dict[str, Any]] = {}  # by game: the options every game is played with (narrow)
+        self.scope: list[str] = []  # what narrow() left out and why, for the header
+        self.requested: list[str] = []  # --game
         self.runs: dict[str, Run] = {}
         self._memo: dict[str, tuple[Any, list[str]]] = {}
         self._used: list[str] = []
@@ -275,9 +281,92 @@ class Session:
     def main_game(self) -> str:
         return self.games[0]
 
-    def seat_counts(self, game_id: str) -> range:
+    def seat_counts(self, game_id: str) -> list[int]:
+        """The seat counts to play ``game_id`` at, fewest first: the game's, less those the bot's hello excludes
+        and those ``--seats`` leaves out (:meth:`narrow`)."""
+        if game_id in self._counts:
+            return self._counts[game_id]
         game = self.registry.game(game_id)
-        return range(game.min_seats, game.max_seats + 1)
+        return list(range(game.min_seats, game.max_seats + 1))
+
+    def fewest(self, game_id: str | None = None) -> int:
+        """The fewest seats to play ``game_id`` (default: the main game) at."""
+        return self.seat_counts(game_id or self.main_game)[0]
+
+    def options(self, game_id: str, changes: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The options to play ``game_id`` with: those of ``-o`` and those the bot's declaration chose
+        (:meth:`narrow`), with ``changes``; None for the game's defaults."""
+        chosen = {**self._options.get(game_id, {}), **(changes or {})}
+        return chosen or None
+
+    def allows(self, game_id: str, name: str, value: Any) -> bool:
+        """May a case play ``game_id`` with ``name=value``: not fixed by ``-o`` (or by the declaration) to
+        another value, and not excluded by the bot's hello?"""
+        fixed = self._options.get(game_id, {})
+        if name in fixed:
+            return bool(fixed[name] == value and type(fixed[name]) is type(value))
+        seats, options = self.declared()
+        return declared_excludes(seats, options, game_id, None, {name: value}) is None
+
+    def declared(self) -> tuple[list[int] | None, dict[str, Any] | None]:
+        """The seat counts and options the bot's hello declares (None: any); nothing from a bad hello, which
+        case 2.1 reports."""
+        hello = self.hello
+        if hello is None or hello_problems(hello, PROTOCOL_VERSIONS):
+            return None, None
+        return hello.get("seats"), hello.get("options")
+
+    def narrow(self, seats: int | None = None, given: dict[str, str] | None = None) -> None:
+        """Choose the seat counts and options of each game to check: ``--seats`` and ``-o`` (``given``), within
+        what the bot's hello declares it plays. A game the bot does not play at all is left out when it was not
+        asked for by ``--game``; :class:`ConfigError` (one line) when ``--seats``, ``-o`` or ``--game`` ask for
+        what the bot excludes, or when nothing is left to check."""
+        given = given or {}
+        declared_seats, declared_options = self.declared()
+        unknown = [key for key in given
+                   if not any(key in {o.name for o in self.registry.game(g).options} for g in self.games)]
+        if unknown:
+            raise ConfigError(f"-o {unknown[0]}: no game checked ({', '.join(self.games)}) has that option "
+                              f"('referee games' lists them)")
+        kept: list[str] = []
+        for game_id in self.games:
+            game = self.registry.game(game_id)
+            if seats is not None:
+                game.check_seats(seats)
+            options = game.configure({k: v for k, v in given.items() if k in {o.name for o in game.options}})
+            fixed: dict[str, Any] = {k: options[k] for k in given if k in options}
+            why = declared_excludes(declared_seats, declared_options, game_id, seats, fixed)
+            if why is not None:
+                raise ConfigError(f"bot {self.name!r} does not play {game_id} {why}")
+            counts = [n for n in range(game.min_seats, game.max_seats + 1)
+                      if (seats is None or n == seats) and (declared_seats is None or n in declared_seats)]
+            allowed = ((declared_options or {}).get(game_id) or {})
+            for name, values in allowed.items():
+                if name in options and name not in fixed and declared_excludes(
+                        None, declared_options, game_id, None, {name: options[name]}) is not None:
+                    fixed[name] = next((v for v in values if _valid(game, {**fixed, name: v})), None)
+                    if fixed[name] is None:  # no value it declares is one the game takes
+                        counts = []
+            if not counts:
+                if game_id in self.requested:
+                    raise ConfigError(f"bot {self.name!r} does not play {game_id} at any seat count or option "
+                                      f"value the game has (its hello declares seats {declared_seats}, options "
+                                      f"{allowed or None})"[:300])
+                self.scope.append(f"{game_id} left out: the bot's hello excludes every seat count or option value")
+                continue
+            kept.append(game_id)
+            self._counts[game_id] = counts
+            self._options[game_id] = {k: v for k, v in fixed.items() if v is not None}
+            every = list(range(game.min_seats, game.max_seats + 1))
+            if counts != every or self._options[game_id]:
+                run_of = len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1))
+                words = [f"{counts[0]}-{counts[-1]} seats" if run_of else f"{', '.join(map(str, counts))} seats"]
+                words += [f"{k}={option_text(v)}" for k, v in self._options[game_id].items()]
+                self.scope.append(f"{game_id} at {', '.join(words)}")
+        if not kept:
+            raise ConfigError(f"bot {self.name!r} plays none of the games checked at a seat count or option value "
+                              f"they have ({'; '.join(self.scope)})")
+        self.games = kept
 
     def handshake(self) -> tuple[dict[str, Any] | None, str, float]:
         """The shared handshake run (cases 2.1, 2.2): the bot's answer to ``hello`` (or None), what went wrong,
@@ -293,6 +382,7 @@ class Session:
 
         ``requested`` (``--game``) must be registered and played by the bot; by default every registered game
         the bot plays. :class:`ConfigError` when there is nothing to check."""
+        self.requested = list(requested)
         for game_id in requested:
             self.registry.game(game_id)  # ConfigError for an unknown game
         reply, problem, _ = self.handshake()
@@ -318,3 +408,11 @@ class Session:
             if run.ended_unanswered and code is not None:  # it ended by itself before its hello: it cannot start
                 self.start_failure = (problem, code, run.stderr)
         self.games = list(dict.fromkeys(requested)) or registered
+
+
+def _valid(game: Any, options: dict[str, Any]) -> bool:
+    try:
+        game.configure(options)
+    except ConfigError:
+        return False
+    return True
