@@ -40,7 +40,7 @@ from .terminal import printable
 from .wirelog import WireLog
 
 __all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "declared_excludes", "default_field", "entrant_names",
-           "option_text", "parse_spec", "refuse_interactive", "useful_line"]
+           "option_text", "parse_spec", "refuse_interactive", "same_value", "useful_line"]
 
 #: The keys of a SPEC's settings prefix (docs/CLI.md, "Bot SPECs").
 KEYS = ("name", "move-time", "time-bank", "cwd")
@@ -374,8 +374,9 @@ def option_text(value: object) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _same(a: object, b: object) -> bool:
-    return type(a) is type(b) and a == b  # True is not 1: a bool option is not matched by an int
+def same_value(a: object, b: object) -> bool:
+    """Are two option values the same? True is not 1: a bool option is not matched by an int."""
+    return type(a) is type(b) and a == b
 
 
 def declared_excludes(seats_declared: Sequence[int] | None, options_declared: Mapping[str, Any] | None, game: str,
@@ -390,7 +391,7 @@ def declared_excludes(seats_declared: Sequence[int] | None, options_declared: Ma
     allowed = (options_declared or {}).get(game) or {}
     for name, value in (options or {}).items():
         values = allowed.get(name)
-        if values is not None and not any(_same(value, v) for v in values):
+        if values is not None and not any(same_value(value, v) for v in values):
             plays = "/".join(printable(option_text(v), one_line=True) for v in values[:12])
             return f"with {name}={option_text(value)} (it plays {name}={plays} only)"
     return None

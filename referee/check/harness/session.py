@@ -14,7 +14,7 @@ from protocol.wire import PROTOCOL_VERSIONS, bye, hello, hello_problems
 from referee.clock import TimeControl
 from referee.remote import RemoteBot
 
-from ...botspec import declared_excludes, option_text
+from ...botspec import declared_excludes, option_text, same_value
 from ...match import Fault, GameRecord, default_action, play_game
 from ...plugins import Registry
 from ...rng import derive_seed
@@ -304,7 +304,7 @@ class Session:
         another value, and not excluded by the bot's hello?"""
         fixed = self._options.get(game_id, {})
         if name in fixed:
-            return bool(fixed[name] == value and type(fixed[name]) is type(value))
+            return same_value(fixed[name], value)
         seats, options = self.declared()
         return declared_excludes(seats, options, game_id, None, {name: value}) is None
 

@@ -114,13 +114,11 @@ class DurakState(CardState):
         rest = order[dealt:]
         if rest:  # KZ-5: turn the top card, put it face up at the bottom
             self.trump_card = rest[0]
-            self.trump_in_hand = False
             self.trump_shown = False
             self.stock = rest[:0:-1]  # stock[-1] is the top, stock[0] the face-up trump card
             self.stock.insert(0, rest[0])
         else:  # KZ-5: 6-player durak, the dealer's last card is shown and stays in his hand
             self.trump_card = order[dealt - 1]
-            self.trump_in_hand = True
             self.trump_shown = True  # KZ-5: public that the dealer holds it, until he plays it
             self.stock = []
         self.trump = self.trump_card // t.ranks
@@ -129,7 +127,7 @@ class DurakState(CardState):
         self.log.append(("deal", self.dealer, self.redeals))
         for seat in range(n):
             self.log.append(("hand", seat, hands[seat]))
-        self.log.append(("trump", self.dealer if self.trump_in_hand else None, self.trump_card))
+        self.log.append(("trump", self.dealer if self.trump_shown else None, self.trump_card))
         self.phase = REDEAL
         self.redeal_queue = self._redeal_candidates() if self.options["redeal_five"] else []
         if self.redeal_queue:
