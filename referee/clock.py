@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
 from protocol.actions import Action
-from protocol.bot import Bot, Decision, GameInfo
+from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo
 from protocol.errors import BotStalled, BotTimeout
 
 __all__ = ["Clock", "Clocked", "LATENCY_GRACE", "TimeControl"]
@@ -112,9 +112,11 @@ class Clocked:
         self.clock.new_game()
         self.bot.new_game(info)
 
-    def act(self, decision: Decision) -> Action | str:
+    def act(self, decision: Decision) -> Action | str | Answer:
         allowed = self.clock.allowed
         start = self.now()
+        if decision.deadline is None:  # the clock a program bot's request announces (docs/PROTOCOL.md section 8)
+            decision.deadline = Deadline(int(allowed * 1000), int(self.clock.bank * 1000), start)
         try:
             action = self.bot.act(decision)
         finally:

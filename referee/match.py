@@ -26,8 +26,8 @@ from .remote import RemoteBot
 from .results import GameResult
 from .rng import derive_seed
 
-__all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed", "check_policy",
-           "choice_index", "default_action", "game_result", "is_forced", "play_game"]
+__all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "Said", "apply_policy", "bot_seed",
+           "check_policy", "choice_index", "default_action", "game_result", "is_forced", "play_game"]
 
 POLICIES = ("forfeit", "continue")
 
@@ -36,6 +36,18 @@ def check_policy(policy: str) -> None:
     """:class:`ConfigError` for a fault policy that is not one of :data:`POLICIES`."""
     if policy not in POLICIES:
         raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a seat said at one decision: its note (the reply's ``debug``, :class:`protocol.bot.Answer`) and what it
+    wrote on stderr while it was asked (program bots). Either may be empty."""
+
+    note: str = ""
+    stderr: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {k: v for k, v in (("note", self.note), ("stderr", self.stderr)) if v}
 
 
 @dataclass
@@ -53,12 +65,18 @@ class GameRecord:
     actions: list[str]
     policy: str
     result: GameResult
-    #: seat → what the bot wrote on stderr during this game (bots in other processes; capped)
+    #: seat → what the bot wrote on stderr during this game outside its decisions (bots in other processes; capped)
     stderr: dict[int, str] = field(default_factory=dict)
     #: the index of each action in its decision's legal list (canonical order, C-7), as played or replayed; empty
     #: for a record read from a file and not replayed. Derived from the actions, so records compare without them.
     #: Compact storage keeps these instead of the texts.
     choices: list[int] = field(default_factory=list, compare=False)
+    #: by decision: the microseconds its seat took to answer, as the referee measured them (a program bot: from its
+    #: request written to its answer read; an in-process bot: around ``act``), None where the seat was not asked.
+    #: Empty when not measured (an old record). Not derived from the actions, so records compare without them.
+    times: list[int | None] = field(default_factory=list, compare=False)
+    #: decision index → what its seat said there (:class:`Said`), only where it said something
+    said: dict[int, Said] = field(default_factory=dict, compare=False)
 
     @property
     def faults(self) -> tuple[Fault, ...]:
