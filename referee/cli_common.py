@@ -29,6 +29,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from .errors import ConfigError, RefereeError
 from .plugins import Registry, load_registry
+from .said import DEBUG_BUDGET
 from .terminal import printable
 
 __all__ = ["CliContext", "Command", "GAME_OPTION", "MOVE_TIME", "TIME_BANK", "ON_FAULT_HELP", "RefereeGroup",
@@ -54,6 +55,23 @@ MOVE_TIME = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
 TIME_BANK = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
                          help="Extra time per game for every bot, spent when a move takes longer, ms.")
 GAME_OPTION = typer.Option([], "--option", "-o", metavar="KEY=VALUE", help="A game option as KEY=VALUE; repeatable.")
+DEBUG_BUDGET_OPTION = typer.Option(str(DEBUG_BUDGET), "--debug-budget", metavar="CHARS|all",
+                                   help="How much of what the bots say per decision (the notes of their replies, "
+                                   "their stderr lines) is kept with each game, in characters: a fault's first, "
+                                   "then in the order of play; 'all' keeps everything.")
+
+
+def debug_budget(text: str) -> int | None:
+    """``--debug-budget``'s value: a number of characters, or None for ``all``."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ConfigError(f"--debug-budget takes a number of characters or 'all', not {text!r:.40}")
+    return value
 
 #: ``--format`` values: every tabulate format, plus ``csv`` and an unpadded ``tsv`` (which replaces tabulate's)
 TABLE_FORMATS = tuple(sorted({*tabulate_formats, "csv", "tsv"}))

@@ -59,6 +59,8 @@ class Clock:
         self.limits = limits
         self.bank = limits.time_bank
         self.timeouts_in_row = 0
+        #: the seconds the last move took, as :meth:`spend` was told (the game loop reads it for the record)
+        self.used: float | None = None
 
     def new_game(self) -> None:
         """A new game: the bank full again, no timeouts counted."""
@@ -72,6 +74,7 @@ class Clock:
 
     def spend(self, used: float) -> None:
         """A move took ``used`` seconds (answered or not): what is beyond the move limit comes out of the bank."""
+        self.used = used
         if self.bank and used > self.limits.move_time:
             self.bank = max(0.0, self.bank - (used - self.limits.move_time))
 

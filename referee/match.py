@@ -10,44 +10,38 @@ fault policy applies: ``forfeit`` (default) moves every faulted seat below every
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from protocol.actions import Action
-from protocol.bot import Bot, Decision, GameInfo
+from protocol.bot import NOTE_LIMIT, Answer, Bot, Decision, GameInfo
 from protocol.faults import Fault, FaultKind
 
 from .cgroups import freeze_idle, idle_pending
+from .clock import Clock
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
 from .remote import RemoteBot
 from .results import GameResult
 from .rng import derive_seed
+from .said import SAID_CAP, Said, said_within
+from .transport import STDERR_CAP
 
-__all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "Said", "apply_policy", "bot_seed",
+__all__ = ["DECISION_STDERR", "Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed",
            "check_policy", "choice_index", "default_action", "game_result", "is_forced", "play_game"]
 
 POLICIES = ("forfeit", "continue")
+#: The most of a bot's stderr kept with one decision (the last characters it wrote while asked).
+DECISION_STDERR = 4096
 
 
 def check_policy(policy: str) -> None:
     """:class:`ConfigError` for a fault policy that is not one of :data:`POLICIES`."""
     if policy not in POLICIES:
         raise ConfigError(f"unknown fault policy {policy!r} (choose from {', '.join(POLICIES)})")
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """What a seat said at one decision: its note (the reply's ``debug``, :class:`protocol.bot.Answer`) and what it
-    wrote on stderr while it was asked (program bots). Either may be empty."""
-
-    note: str = ""
-    stderr: str = ""
-
-    def to_dict(self) -> dict[str, str]:
-        return {k: v for k, v in (("note", self.note), ("stderr", self.stderr)) if v}
 
 
 @dataclass
@@ -179,6 +173,9 @@ def play_game(
             disabled[seat] = True
     actions: list[str] = []
     choices: list[int] = []
+    times: list[int | None] = []
+    said: dict[int, Said] = {}
+    written = [""] * n  # what each program bot wrote on stderr in this game (its decisions' parts included)
     cursors = [0] * n
     seen = 0
     if listener:
@@ -190,6 +187,10 @@ def play_game(
     # (State.apply would search the legal list again).
     legal_actions, apply_legal, observe = state.legal_actions, state._apply, state.observe
     acts = [bot.act for bot in bots]
+    # the clock of a bot that keeps one (a program bot, an in-process bot under the time limits) measures the time
+    # its answer took (a program bot's from its request written to its answer read); others are timed here
+    clocks = [clock if isinstance(clock := getattr(bot, "clock", None), Clock) else None for bot in bots]
+    stderrs = [_stderr_of(bot) for bot in bots]
     # An in-process bot thinks in this process: a program bot that has answered must not run on beside it (a program
     # bot waited for freezes the others itself after a short grace, referee/cgroups.py)
     in_process = [not isinstance(bot, RemoteBot) for bot in bots]
@@ -199,6 +200,7 @@ def play_game(
             legal = legal_actions()
             played: Action | None = None
             choice = -1
+            used: int | None = None
             # C-6: a lone pass is applied without asking (two or more actions never are: is_forced is not asked
             # then); a seat whose process ended is not asked (C-7)
             if not disabled[seat] and (len(legal) > 1 or not is_forced(legal)):
@@ -206,13 +208,27 @@ def play_game(
                 cursors[seat] = state.log_size
                 if in_process[seat] and idle_pending():
                     freeze_idle()
+                take, clock = stderrs[seat], clocks[seat]
+                if take is not None:
+                    written[seat] += _take(take)
+                if clock is not None:
+                    clock.used = None
+                failure: BaseException | None = None
+                start = time.perf_counter()
                 try:
                     answer = acts[seat](Decision(seat, legal, partial(observe, seat, since)))
                 except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
-                    fault = _fault(seat, len(actions), exc)
+                    failure = exc
+                elapsed = time.perf_counter() - start
+                used = round((clock.used if clock is not None and clock.used is not None else elapsed) * 1e6)
+                note = ""
+                if failure is not None:
+                    fault = _fault(seat, len(actions), failure)
                     faults.append(fault)
                     disabled[seat] = fault.kind.ends_process  # C-7: not asked again in this game
                 else:
+                    if type(answer) is Answer:
+                        note, answer = _note(answer.note), answer.action
                     for i, candidate in enumerate(legal):
                         if candidate is answer:
                             played, choice = candidate, i
@@ -221,12 +237,18 @@ def play_game(
                         played = _answer(state, legal, answer, seat, len(actions), faults)
                         if played is not None:
                             choice = choice_index(legal, played)
+                err = _take(take) if take is not None else ""
+                if err:
+                    written[seat] += err
+                if note or err:
+                    said[len(actions)] = Said(note, _tail(err, DECISION_STDERR))
             if played is None:
                 played = default_action(legal)
                 choice = choice_index(legal, played)
             apply_legal(played)  # the engine's own errors propagate: they are not the bot's fault
             actions.append(played.text)
             choices.append(choice)
+            times.append(used)
             if listener:
                 listener(state, state.events(seen, None))
                 seen = state.log_size
@@ -240,15 +262,42 @@ def play_game(
             bot.game_over(result.to_dict())  # the Bot interface's plain result object, a copy for each bot
         except (Exception, SystemExit):  # noqa: BLE001,S110
             pass
-        take = getattr(bot, "take_stderr", None)
-        try:
-            text = take() if take else ""
-        except Exception:  # noqa: BLE001 - a bot's own stderr accessor is its code, too
-            text = ""
+        take = stderrs[seat]
+        text = _tail(written[seat] + (_take(take) if take is not None else ""), STDERR_CAP)
         if text:
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
-                      actions, policy, result, stderr, choices)
+                      actions, policy, result, stderr, choices, times, said_within(said, SAID_CAP))
+
+
+def _stderr_of(bot: Bot) -> Callable[[], str] | None:
+    """A bot's stderr accessor: a program bot's (:meth:`RemoteBot.take_stderr`), or one an in-process bot has."""
+    take = getattr(bot, "take_stderr", None)
+    return take if callable(take) else None
+
+
+def _take(take: Callable[[], str]) -> str:
+    try:
+        text = take()
+    except Exception:  # noqa: BLE001 - a bot's own stderr accessor is its code, too
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+def _tail(text: str, cap: int) -> str:
+    """The last ``cap`` characters of ``text``, marked as cut when it is longer."""
+    if len(text) <= cap:
+        return text
+    return f"[… {len(text) - cap} earlier characters dropped]\n{text[-cap:]}"
+
+
+def _note(note: object) -> str:
+    """A bot's note as kept: text, at most NOTE_LIMIT characters, the rest cut with a mark that says so."""
+    if not isinstance(note, str):
+        return f"[the note is {type(note).__name__}, not text]"
+    if len(note) <= NOTE_LIMIT:
+        return note
+    return f"{note[:NOTE_LIMIT]}[… {len(note) - NOTE_LIMIT} more characters cut]"
 
 
 def _answer(state: State, legal: Sequence[Action], answer: object, seat: int, index: int,

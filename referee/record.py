@@ -21,8 +21,9 @@ from protocol.wire import too_deep
 
 from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
-from .match import GameRecord, Said, choice_index, game_result
+from .match import GameRecord, choice_index, game_result
 from .results import REQUIRED, GameResult
+from .said import Said
 
 __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_text", "read_record", "write_record",
            "replay"]
@@ -36,8 +37,6 @@ _KIND_NAMES = {int: "a whole number", str: "a string", list: "a list", dict: "an
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 #: How deeply a record's lists and objects may nest (a record needs 4 levels).
 MAX_RECORD_DEPTH = 32
-
-
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
     return {
         "format": FORMAT,

@@ -19,6 +19,7 @@ from referee.botspec import check_supports, default_field, parse_spec, refuse_in
 from referee.botspec import entrant_names as botspec_names
 from referee.cgroups import describe as protections
 from referee.cli_common import (
+    DEBUG_BUDGET_OPTION,
     GAME_OPTION,
     MOVE_TIME,
     ON_FAULT_HELP,
@@ -27,6 +28,7 @@ from referee.cli_common import (
     Command,
     check_format,
     cli_registry,
+    debug_budget,
     format_table,
     one_of,
     option_given,
@@ -379,6 +381,7 @@ def run(
                                     "kept in --db (the same command on the same --db continues that tournament)."),
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
+    debug: str = DEBUG_BUDGET_OPTION,
     executor: str = EXECUTOR,
     scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
@@ -436,7 +439,7 @@ def run(
                               duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
                               extra={"sandbox": confined.settings(),
                                      **({"stages": [["gauntlet", field, len(gauntlet)]]} if gauntlet else {})},
-                              time_bank_ms=time_bank)
+                              time_bank_ms=time_bank, debug_budget=debug_budget(debug))
     if total_games is not None:
         config = replace(config, games=rounds_for(total_games, config, chosen.teams(k)))
     check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires,

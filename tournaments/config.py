@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
+from types import UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
 from referee.clock import TimeControl
 from referee.dealkey import keyed_seed
 from referee.errors import ConfigError
+from referee.said import DEBUG_BUDGET
 
 from .schedule import Pairing, Scheduled, Table, schedule, schedule_shape, schedule_size, tables_of
 
@@ -37,6 +39,8 @@ class TournamentConfig:
     policy: str = "forfeit"
     extra: dict[str, Any] = field(default_factory=dict)
     time_bank_ms: int = 0  # added later: stored only when not 0
+    #: characters of the bots' words kept per game (referee.said.said_within; None: all); stored when not default
+    debug_budget: int | None = DEBUG_BUDGET
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form; a field of ``_OMITTED_AT_DEFAULT`` at its default is left out (see the module)."""
@@ -109,7 +113,7 @@ class TournamentConfig:
 
 #: Fields added after databases were stored, and the value that leaves them out of ``to_dict`` (their default): a
 #: new field goes here, with a default, so that the databases of tournaments that do not use it stay as they were.
-_OMITTED_AT_DEFAULT: dict[str, Any] = {"time_bank_ms": 0}
+_OMITTED_AT_DEFAULT: dict[str, Any] = {"time_bank_ms": 0, "debug_budget": DEBUG_BUDGET}
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -119,6 +123,8 @@ def _fits(value: Any, hint: Any) -> bool:
     if hint is int:
         return isinstance(value, int) and not isinstance(value, bool)
     origin = get_origin(hint)
+    if origin is UnionType:
+        return any(value is None if a is type(None) else _fits(value, a) for a in get_args(hint))
     if origin is dict:
         return isinstance(value, dict)
     if origin is list:

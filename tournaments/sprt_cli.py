@@ -17,6 +17,7 @@ import typer
 
 from referee.botspec import parse_spec
 from referee.cli_common import (
+    DEBUG_BUDGET_OPTION,
     GAME_OPTION,
     MOVE_TIME,
     ON_FAULT_HELP,
@@ -24,6 +25,7 @@ from referee.cli_common import (
     WIRE_LOG,
     Command,
     cli_registry,
+    debug_budget,
     parse_options,
     print_json,
     say_interrupted,
@@ -149,6 +151,7 @@ def sprt(
                                     help="Seed of the deals. Default: a secret one, kept in --db."),
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
+    debug: str = DEBUG_BUDGET_OPTION,
     executor: str = EXECUTOR,
     scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
@@ -196,6 +199,7 @@ def sprt(
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k,
                               games=max(1, max_games // per_deal), duplicate=True, seed=seed or 0,
                               move_time_ms=move_time, policy=on_fault, time_bank_ms=time_bank,
+                              debug_budget=debug_budget(debug),
                               extra={"sandbox": confined.settings(), "sprt": SprtPlan.settings_dict(settings)})
     check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires,
                    seats=config.seats, options=config.options)

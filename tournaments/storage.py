@@ -59,9 +59,11 @@ CREATE TABLE IF NOT EXISTS games (
 """
 #: The columns of a schema-2 row, in table order (``finished_at`` is the time it is inserted).
 COLUMNS = ("seq", "key", "seed", "seating", "places", "faults", "decisions", "body")
-#: The keys of a stored record, in the order of its file form (``record_to_dict``), ``stderr`` last.
+#: The keys of a stored record, in the order of its file form (``record_to_dict``); a record from before each
+#: decision's time and words (schema 1's, a migrated row's) ends at ``stderr``.
 _RECORD_KEYS = ("format", "version", "game", "seats", "seed", "dealer", "options", "policy", "bots", "actions",
-                "faults", "result", "stderr")
+                "faults", "result", "stderr", "times", "said")
+_OLD_RECORD_KEYS = _RECORD_KEYS[:-2]
 #: The result object's own fields in their order (referee/results.py); the game's fields follow them.
 _RESULT_FIELDS = ("game", "n", "places", "rule_places", "finishing_order", "rule_finishing_order", "scores",
                   "faults", "aborted")
@@ -148,7 +150,8 @@ def encode_body(seed: int, record: Mapping[str, Any], choices: Sequence[int], te
     ``whole``: keep the record whole (one the compact form does not rebuild)."""
     seating = record.get("bots")
     result = record.get("result")
-    canonical = (list(record) == list(_RECORD_KEYS) and isinstance(seating, list) and isinstance(result, dict)
+    keys = tuple(record)
+    canonical = (keys in (_RECORD_KEYS, _OLD_RECORD_KEYS) and isinstance(seating, list) and isinstance(result, dict)
                  and isinstance(result.get("places"), list) and len(choices) == len(record["actions"]))
     rest: dict[str, Any] = {}
     if whole or not canonical:  # not a record this referee wrote: kept whole
@@ -166,6 +169,10 @@ def encode_body(seed: int, record: Mapping[str, Any], choices: Sequence[int], te
             rest["f"] = faults
         if record["stderr"]:
             rest["e"] = record["stderr"]
+        if keys == _RECORD_KEYS:
+            rest["t"] = record["times"]
+            if record["said"]:
+                rest["s"] = record["said"]
         places, seats = result["places"], len(seating)
         absent = [name for name in _RESULT_FIELDS if name not in result]
         defaults = _result_from({}, absent, places, faults, template.game, seats)
@@ -231,9 +238,9 @@ def decode_body(body: Any) -> tuple[list[int], dict[str, Any]]:
 
 
 def replay_choices(game: Game, seats: int, seed: int, options: Mapping[str, Any], dealer: int,
-                   choices: Sequence[int]) -> tuple[list[str], State]:
+                   choices: Sequence[int], actors: list[int] | None = None) -> tuple[list[str], State]:
     """The action texts of a game from the index of each action in its legal list, and the state they lead to;
-    ValueError names the first choice that is not one."""
+    ValueError names the first choice that is not one. ``actors``, if given, gets the seat to act at each."""
     try:
         state = game.new_state(seats, seed, options, dealer=dealer)
     except RefereeError as exc:
@@ -245,6 +252,8 @@ def replay_choices(game: Game, seats: int, seed: int, options: Mapping[str, Any]
             raise ValueError(f"choice {i} ({choice}) is not the index of a legal action ({len(legal)} legal)")
         action = legal[choice]
         texts.append(action.text)
+        if actors is not None:
+            actors.append(state.to_act)  # type: ignore[arg-type]  # a legal action: someone is to act
         state.apply(action)
     return texts, state
 
@@ -257,17 +266,19 @@ def decode_record(seed: int, seating: Sequence[str], places: Sequence[int], body
 
 
 def rebuild(seed: int, seating: Sequence[str], places: Sequence[int], body: bytes, template: RecordTemplate,
-            game: Game) -> tuple[dict[str, Any], State | None]:
-    """:func:`decode_record`, and the state its choices lead to (None for a record kept whole)."""
+            game: Game, actors: list[int] | None = None) -> tuple[dict[str, Any], State | None]:
+    """:func:`decode_record`, and the state its choices lead to (None for a record kept whole); ``actors``, if
+    given, gets the seat to act at each decision (a record kept whole adds none)."""
     choices, rest = decode_body(body)
     try:
-        return _rebuild_fields(seed, seating, places, choices, rest, template, game)
+        return _rebuild_fields(seed, seating, places, choices, rest, template, game, actors)
     except (TypeError, KeyError, AttributeError, IndexError, RecursionError) as exc:  # a field of the wrong shape
         raise ValueError(f"its fields are damaged ({type(exc).__name__})") from None
 
 
 def _rebuild_fields(seed: int, seating: Sequence[str], places: Sequence[int], choices: list[int],
-                    rest: dict[str, Any], template: RecordTemplate, game: Game) -> tuple[dict[str, Any], State | None]:
+                    rest: dict[str, Any], template: RecordTemplate, game: Game,
+                    actors: list[int] | None) -> tuple[dict[str, Any], State | None]:
     if "X" in rest:
         whole = rest["X"]
         if not isinstance(whole, dict):
@@ -281,11 +292,13 @@ def _rebuild_fields(seed: int, seating: Sequence[str], places: Sequence[int], ch
                               "seed": seed, "dealer": 0, "options": template.options, "policy": template.policy,
                               "bots": list(seating), "actions": None, "faults": faults, "result": None,
                               "stderr": rest.get("e", {})}
+    if "t" in rest:
+        record.update(times=rest["t"], said=rest.get("s", {}))
     record.update((k, v) for k, v in others.items() if k in record)
     seats, options, dealer = record["seats"], record["options"], record["dealer"]
     if not isinstance(options, dict) or type(dealer) is not int or type(seats) is not int:
         raise ValueError("its options, dealer or seats are damaged")
-    record["actions"], state = replay_choices(game, seats, seed, options, dealer, choices)
+    record["actions"], state = replay_choices(game, seats, seed, options, dealer, choices, actors)
     if "R" in rest:
         record["result"] = rest["R"]
     else:
@@ -767,19 +780,42 @@ class Store:
         record["stderr"] = self._json(stderr_text, f"the stderr of game {key!r:.40}")
         return record
 
+    def move_times(self, limit_games: int, find_game: Callable[[str], Game] | None = None) -> dict[str, list[int]]:
+        """Each entrant's time per move: the microseconds of every decision it was asked, in the most recent
+        ``limit_games`` stored games that measured them (a game from before times were kept adds nothing)."""
+        if self.schema == 1:
+            return {}
+        game = self._game(find_game)
+        times: dict[str, list[int]] = {}
+        try:
+            rows = self.db.execute("SELECT seq, key, seed, seating, places, body FROM games ORDER BY seq DESC "
+                                   "LIMIT ?", (limit_games,)).fetchall()
+        except sqlite3.Error as exc:
+            raise _translate(self.path, exc) from exc
+        for seq, key, seed, seating, places, body in rows:
+            actors: list[int] = []
+            record = self._rebuild(seq, key, seed, seating, places, body, game, actors)[0]
+            measured = record.get("times") or ()
+            if len(measured) != len(actors):
+                continue
+            for seat, used in zip(actors, measured, strict=True):
+                if type(used) is int:
+                    times.setdefault(record["bots"][seat], []).append(used)
+        return times
+
     def _record2(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
                  game: Game) -> dict[str, Any]:
         return self._rebuild(seq, key, seed, seating, places, body, game)[0]
 
     def _rebuild(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
-                 game: Game) -> tuple[dict[str, Any], State | None]:
+                 game: Game, actors: list[int] | None = None) -> tuple[dict[str, Any], State | None]:
         names, placed = self._seating(seq, key, seating), self._places(seq, key, places)
         try:
             deck = int(seed)
         except (TypeError, ValueError):
             raise self._damaged(seq, key, "seed") from None
         try:
-            return rebuild(deck, names, placed, body, self.template(game), game)
+            return rebuild(deck, names, placed, body, self.template(game), game, actors)
         except ValueError as exc:
             raise self._damaged(seq, key, "body", f": {exc}") from None
 

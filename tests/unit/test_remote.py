@@ -264,7 +264,7 @@ def test_act_sends_a_request_and_returns_the_reply_text() -> None:
     assert type(action) is str and action == d.legal[1].text
     first = script.requests[0]
     assert first == {"type": "request", "id": first["id"], "observation": OBSERVATION, "legal": LEGAL_TEXTS,
-                     "deadline_ms": 250}
+                     "deadline_ms": 250, "bank_ms": 0}
     d2 = decision()
     assert bot.act(d2) == d2.legal[2].text
     assert script.requests[1]["id"] > first["id"]  # every request has a fresh id
