@@ -73,7 +73,7 @@
   // A seat's own words, times and faults are its own: shown in the referee's view and in that seat's, no other.
   const visible = (s) => view === "all" || view === s;
   const shownFaults = () => D.faults.filter((f) => visible(f.seat));
-  const SVG = "http://www.w3.org/2000/svg";
+  const SVG = $("time-charts-ns").namespaceURI;  // the SVG namespace, from the page's own empty <svg>
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs || {})) if (k === "text") node.textContent = v; else node.setAttribute(k, v);
