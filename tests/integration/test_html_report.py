@@ -278,3 +278,24 @@ def test_the_time_per_move_is_drawn_against_each_bots_limit(
     text = " ".join(report_html.render(page).split())
     assert '<tr data-bot="illegal"><td class="text">illegal</td><td>1</td>' in text
     assert 'class="longest over"' in text and "of the last 1000 games that hold times" in text
+
+
+def test_a_hostile_bot_name_stays_text_in_the_links_and_filters(context: Any, tmp_path: Path) -> None:
+    name = '<i>a&"b</i> #x=1&bot=z'
+    db = tmp_path / "t.db"
+    done = run_referee("tournament", "run", "durak", "-b", f"[name='{name}'] random", "-b", "first", "--games", "2",
+                       "--seed", "2", "--db", str(db), "--workers", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "report.html"
+    with Store(db, create=False, readonly=True) as store:
+        report_html.write_report(store, cli_registry(), out, replays=1)
+    page = open_page(context)
+    page.goto(out.as_uri())
+    assert page.locator("i").count() == 0  # no element from the name
+    assert name in page.locator("#f-bot option").all_inner_texts()
+    page.evaluate(f"location.hash = '#games?bot=' + encodeURIComponent({json.dumps(name)})")
+    assert page.locator("#f-bot").input_value() == name
+    assert len(page.evaluate(SHOWN)) == 4  # every game has it
+    page.select_option("#f-bot", "first")
+    assert page.evaluate("location.hash") == "#games?bot=first"
+    no_errors(page)
