@@ -24,8 +24,8 @@ def report(
                              help="The report's HTML file; the replay pages go into the folder FILE's name without "
                              ".html, plus '-games', beside it."),
     replays: int = typer.Option(DEFAULT_REPLAYS, "--replays", min=0, metavar="N",
-                                help="Write the replay pages of at most N games: those with a fault first, then "
-                                "the others in schedule order."),
+                                help="Write the replay pages of every game with a fault (opened at the fault) "
+                                "and of at most N others, the first in schedule order."),
 ) -> None:
     """Write the tournament report: ratings with their intervals, the crosstable as a heat map, the ratings over the
     games, faults, the configuration and the games, linked to their replays.
