@@ -20,7 +20,7 @@ import math
 import re
 import shlex
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,7 +119,7 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     limits = move_limits(config)
     return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
-                      replays, chosen, limits, time_rows(config.entrants, _move_times(store), limits))
+                      replays, chosen, limits, time_rows(config.entrants, _move_times(store, registry.game), limits))
 
 
 def _listed(r: GameRow, href: str | None) -> dict[str, Any]:
@@ -145,11 +145,9 @@ def _fault_words(r: GameRow) -> list[str]:
             + f" at decision {d}" for (seat, kind), d in first.items()]
 
 
-def _move_times(store: Store) -> dict[str, list[int]]:
-    """Per entrant, the µs of each asked decision of the last TIMES_GAMES games that hold times
-    (``Store.move_times``; {} from a store without it)."""
-    reader = getattr(store, "move_times", None)
-    return dict(reader(TIMES_GAMES)) if reader is not None else {}
+def _move_times(store: Store, find_game: Callable[[str], Game]) -> dict[str, list[int]]:
+    """Per entrant, the µs of each asked decision of the last TIMES_GAMES games that hold times."""
+    return store.move_times(TIMES_GAMES, find_game)
 
 
 def move_limits(config: TournamentConfig) -> dict[str, int]:

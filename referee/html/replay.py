@@ -25,7 +25,7 @@ __all__ = ["LEGAL_SHOWN", "SAID_SHOWN", "STDERR_SHOWN", "replay_data", "replay_h
 
 #: The legal actions listed per decision (a Durak attack can have hundreds of sets); the count is always given.
 LEGAL_SHOWN = 40
-#: The end of a bot's stderr outside its decisions the page shows (the record keeps a capped tail).
+#: The end of a bot's stderr of the whole game the page shows (the record keeps a capped tail).
 STDERR_SHOWN = 4000
 #: The end of a decision's note and of its stderr lines the page shows.
 SAID_SHOWN = 2000

@@ -263,11 +263,11 @@ def test_the_time_per_move_is_drawn_against_each_bots_limit(
         tournament: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[int] = []
 
-    def move_times(self: Store, limit_games: int) -> dict[str, list[int]]:
+    def move_times(self: Store, limit_games: int, find_game: Any = None) -> dict[str, list[int]]:
         asked.append(limit_games)
         return {"heuristic": list(range(1, 1001)), "illegal": [2_500_000]}
 
-    monkeypatch.setattr(Store, "move_times", move_times, raising=False)
+    monkeypatch.setattr(Store, "move_times", move_times)
     with Store(tournament, create=False, readonly=True) as store:
         page = report_html.report_page(store, cli_registry(), replays=0)
     assert asked == [report_html.TIMES_GAMES]
@@ -278,6 +278,15 @@ def test_the_time_per_move_is_drawn_against_each_bots_limit(
     text = " ".join(report_html.render(page).split())
     assert '<tr data-bot="illegal"><td class="text">illegal</td><td>1</td>' in text
     assert 'class="longest over"' in text and "of the last 1000 games that hold times" in text
+
+
+def test_the_time_per_move_of_a_real_tournament_is_measured_for_every_bot(tournament: Path) -> None:
+    with Store(tournament, create=False, readonly=True) as store:
+        times = store.move_times(report_html.TIMES_GAMES)
+        page = report_html.report_page(store, cli_registry(), replays=0)
+        entrants = store.config()["entrants"]
+    assert set(times) == set(entrants) and all(times[name] for name in entrants)
+    assert [t["bot"] for t in page.times] == entrants
 
 
 def test_a_hostile_bot_name_stays_text_in_the_links_and_filters(context: Any, tmp_path: Path) -> None:
