@@ -127,6 +127,8 @@ def _summary(record: GameRecord, game: Game, seed: int | None = None) -> dict[st
         "finishing_order": data["finishing_order"],
         "seats": seats,
         "result": data,
+        "times": record.times,
+        "said": {str(decision): said.to_dict() for decision, said in sorted(record.said.items())},
     }
 
 
