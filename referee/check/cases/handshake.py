@@ -39,6 +39,12 @@ def hello_valid(s: Session) -> Outcome:
     if problems:
         return broken("; ".join(problems), expected=_HELLO_SHAPE, actual=_frame(reply))
     games = reply["games"]
+    unknown = s.unknown_declarations()
+    if unknown:
+        return broken(f"its hello declares {'; '.join(unknown)}: a declaration the games do not have excludes "
+                      "nothing, so the bot may be seated where it did not mean to play", breach=Level.SHOULD,
+                      expected="option names of the declared games ('referee games' lists them)",
+                      actual=_frame(reply.get("options")))
     return ok(f"version {reply['version']}, name {reply['name']!r}, "
               f"games {', '.join(games) if games is not None else 'nil (any game)'}")
 
