@@ -209,8 +209,6 @@ def play_game(
                 if in_process[seat] and idle_pending():
                     freeze_idle()
                 take, clock = stderrs[seat], clocks[seat]
-                if take is not None:
-                    written[seat] += _take(take)
                 if clock is not None:
                     clock.used = None
                 failure: BaseException | None = None

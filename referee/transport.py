@@ -77,10 +77,12 @@ class _StderrTail:
         self.cap = cap
         self._buf = bytearray()
         self._dropped = 0
+        self._ready = select.poll()  # asked before each read: cheaper than a read that fails with EAGAIN
+        self._ready.register(fd, select.POLLIN)
 
     def drain(self) -> None:
         """Read everything the pipe holds now, without blocking."""
-        while self.fd is not None:
+        while self.fd is not None and self._ready.poll(0):
             try:
                 data = os.read(self.fd, _READ_CHUNK)
             except BlockingIOError:
@@ -99,6 +101,8 @@ class _StderrTail:
     def take(self) -> str:
         """The captured text since the last call (then cleared)."""
         self.drain()
+        if not self._buf and not self._dropped:
+            return ""  # the usual case, once per decision: nothing written
         data, dropped = bytes(self._buf), self._dropped
         self._buf.clear()
         self._dropped = 0
