@@ -59,7 +59,7 @@ class GameRecord:
     actions: list[str]
     policy: str
     result: GameResult
-    #: seat → what the bot wrote on stderr during this game outside its decisions (bots in other processes; capped)
+    #: seat → what the bot wrote on stderr during this game, its decisions' parts included (program bots; capped)
     stderr: dict[int, str] = field(default_factory=dict)
     #: the index of each action in its decision's legal list (canonical order, C-7), as played or replayed; empty
     #: for a record read from a file and not replayed. Derived from the actions, so records compare without them.
