@@ -3,6 +3,7 @@ from run to run of the same game; everything else a row holds must be equal."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tournaments.storage import FinishedGame, decode_body, pack_body
@@ -21,3 +22,12 @@ def untimed(game: FinishedGame) -> FinishedGame:
 
 def untimed_row(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "body": untimed_body(row["body"])}
+
+
+def untimed_record(text: str) -> dict[str, Any]:
+    """A record or a ``play --json`` answer (JSON text) without its decisions' times: none (stored before times
+    were) or one per decision."""
+    data = json.loads(text)
+    decisions = len(data["actions"]) if "actions" in data else data["decisions"]
+    assert len(data.pop("times", [])) in (0, decisions)
+    return data
