@@ -27,14 +27,14 @@ from .errors import BotError, ConfigError, IllegalActionError
 from .remote import RemoteBot
 from .results import GameResult
 from .rng import derive_seed
-from .said import SAID_CAP, Said, said_within
+from .said import SAID_CAP, Said, keep_tail, said_within, tail_of
 from .transport import STDERR_CAP
 
 __all__ = ["DECISION_STDERR", "Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed",
            "check_policy", "choice_index", "default_action", "game_result", "is_forced", "play_game"]
 
 POLICIES = ("forfeit", "continue")
-#: The most of a bot's stderr kept with one decision (the last characters it wrote while asked).
+#: The most of a bot's stderr kept with one decision (the last bytes it wrote while asked).
 DECISION_STDERR = 4096
 
 
@@ -175,7 +175,8 @@ def play_game(
     choices: list[int] = []
     times: list[int | None] = []
     said: dict[int, Said] = {}
-    written = [""] * n  # what each program bot wrote on stderr in this game (its decisions' parts included)
+    written = [""] * n  # what each program bot wrote on stderr in this game (its decisions' parts included) …
+    dropped = [0] * n  # … the last STDERR_CAP bytes of it, after this many
     cursors = [0] * n
     seen = 0
     if listener:
@@ -236,10 +237,11 @@ def play_game(
                         if played is not None:
                             choice = choice_index(legal, played)
                 err = _take(take) if take is not None else ""
-                if err:
-                    written[seat] += err
+                if err:  # kept to its tail as it grows: a bot that floods stderr costs no memory
+                    written[seat], cut = tail_of(written[seat] + err, STDERR_CAP)
+                    dropped[seat] += cut
                 if note or err:
-                    said[len(actions)] = Said(note, _tail(err, DECISION_STDERR))
+                    said[len(actions)] = Said(note, keep_tail(err, DECISION_STDERR))
             if played is None:
                 played = default_action(legal)
                 choice = choice_index(legal, played)
@@ -261,7 +263,7 @@ def play_game(
         except (Exception, SystemExit):  # noqa: BLE001,S110
             pass
         take = stderrs[seat]
-        text = _tail(written[seat] + (_take(take) if take is not None else ""), STDERR_CAP)
+        text = keep_tail(written[seat] + (_take(take) if take is not None else ""), STDERR_CAP, dropped[seat])
         if text:
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
@@ -280,13 +282,6 @@ def _take(take: Callable[[], str]) -> str:
     except Exception:  # noqa: BLE001 - a bot's own stderr accessor is its code, too
         return ""
     return text if isinstance(text, str) else ""
-
-
-def _tail(text: str, cap: int) -> str:
-    """The last ``cap`` characters of ``text``, marked as cut when it is longer."""
-    if len(text) <= cap:
-        return text
-    return f"[… {len(text) - cap} earlier characters dropped]\n{text[-cap:]}"
 
 
 def _note(note: object) -> str:

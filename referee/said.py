@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["DEBUG_BUDGET", "SAID_CAP", "Said", "said_within"]
+__all__ = ["DEBUG_BUDGET", "SAID_CAP", "Said", "dropped_mark", "keep_tail", "said_within", "tail_of"]
 
 #: The most characters of the bots' words any record keeps of one game (a record file stays far below its limit).
 SAID_CAP = 1_000_000
@@ -25,6 +25,29 @@ class Said:
 
     def to_dict(self) -> dict[str, str]:
         return {k: v for k, v in (("note", self.note), ("stderr", self.stderr)) if v}
+
+
+def dropped_mark(count: int) -> str:
+    """The line that stands where ``count`` earlier bytes of a bot's stderr were dropped (docs/PROTOCOL.md)."""
+    return f"[… {count} earlier bytes dropped]\n"
+
+
+def tail_of(text: str, cap: int) -> tuple[str, int]:
+    """The last ``cap`` bytes (UTF-8) of ``text`` and how many bytes before them were dropped."""
+    if len(text) * 4 <= cap:
+        return text, 0  # the usual case: short enough whatever its characters
+    data = text.encode("utf-8", "replace")
+    if len(data) <= cap:
+        return text, 0
+    kept = data[-cap:].decode("utf-8", "ignore")  # a character cut in two is dropped whole
+    return kept, len(data) - len(kept.encode())
+
+
+def keep_tail(text: str, cap: int, dropped: int = 0) -> str:
+    """The last ``cap`` bytes of ``text``, after :func:`dropped_mark` when it is longer (or ``dropped`` bytes were
+    dropped before it already)."""
+    kept, cut = tail_of(text, cap)
+    return dropped_mark(dropped + cut) + kept if dropped + cut else kept
 
 
 #: The characters of the bots' words (notes and stderr, by decision) a tournament keeps of a game by default.

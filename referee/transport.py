@@ -22,6 +22,7 @@ from protocol.wire import MAX_FRAME, FrameDecoder, packer
 
 from .cgroups import FREEZE_AFTER, BotGroup, freeze_idle, idle_pending
 from .proctree import LISTED, children
+from .said import dropped_mark
 from .sandbox import BotProcess
 from .wirelog import FROM_BOT, TO_BOT, WireLog
 
@@ -107,7 +108,7 @@ class _StderrTail:
         self._buf.clear()
         self._dropped = 0
         text = data.decode("utf-8", "replace")
-        return f"[… {dropped} earlier bytes dropped]\n{text}" if dropped else text
+        return dropped_mark(dropped) + text if dropped else text
 
 
 class ProcessTransport:

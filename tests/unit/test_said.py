@@ -16,7 +16,7 @@ from referee.match import DECISION_STDERR, play_game
 from referee.plugins import load_registry
 from referee.record import record_from_dict, record_to_dict
 from referee.remote import RemoteBot
-from referee.said import Said, said_within
+from referee.said import Said, dropped_mark, keep_tail, said_within, tail_of
 from referee.transport import MockTransport
 
 
@@ -167,5 +167,13 @@ def test_a_decision_keeps_the_end_of_a_flood_of_stderr() -> None:
     script.handle = handle  # type: ignore[method-assign]
     record = play_game(DURAK, [remote(script), RandomBot()], seed=3)
     first = record.said[min(record.said)].stderr
-    assert first.startswith("[… 123 earlier characters dropped]\n") and first.endswith("thinking 1\n")
-    assert len(first.split("\n", 1)[1]) == DECISION_STDERR
+    assert first.startswith("[… 123 earlier bytes dropped]\n") and first.endswith("thinking 1\n")
+    assert len(first.split("\n", 1)[1].encode()) == DECISION_STDERR
+
+
+def test_a_tail_is_cut_by_bytes_and_never_inside_a_character() -> None:
+    assert tail_of("short", 100) == ("short", 0)
+    kept, cut = tail_of("я" * 10, 5)  # two bytes each: the half of the first kept one goes too
+    assert (kept, cut) == ("я" * 2, 16)
+    assert keep_tail("я" * 10, 5) == "[… 16 earlier bytes dropped]\n" + "я" * 2
+    assert keep_tail("abc", 10, dropped=7) == dropped_mark(7) + "abc"  # bytes dropped before, counted in the mark
