@@ -7,7 +7,7 @@ import time
 from protocol.errors import BotError
 from protocol.wire import PROTOCOL_VERSIONS, bye, hello
 
-from ..harness import EXIT_TIME, HANDSHAKE_TIME, REFEREE, Session
+from ..harness import EXIT_TIME, HANDSHAKE_TIME, REFEREE, Probe, Session
 from ..verdicts import Level, Outcome, broken, case, info, ok
 from .helpers import QUIET_TIME, games_text, play_all, show
 
@@ -15,7 +15,7 @@ from .helpers import QUIET_TIME, games_text, play_all, show
 @case("1.1", "nothing on stdout before the referee's hello", section="2, 5.2", level=Level.MUST, needs_hello=False)
 def quiet_before_hello(s: Session) -> Outcome:
     run = s.run("quiet")
-    probe = run.probe()
+    probe = Probe.start(run)
     heard = probe.listen(QUIET_TIME)
     early = [e for e in run.events if e.kind in ("received", "garbage")]
     if early or heard == "eof":
