@@ -19,10 +19,10 @@ from types import ModuleType
 from protocol.errors import BotError, ConfigError, RefereeError
 
 from ..harness import Session
-from ..verdicts import GROUPS, Case, CaseResult, Level, Outcome, Verdict, broken, exit_code, info, ok, tally
+from ..verdicts import GROUPS, Case, CaseResult, Finding, Level, Verdict, broken, exit_code, info, ok, tally
 from . import determinism, handshake, messages, play, process, robustness, shutdown, timing
 
-__all__ = ["Level", "Verdict", "Outcome", "Case", "CaseResult", "CATALOGUE", "GROUPS", "select", "run_case",
+__all__ = ["Level", "Verdict", "Finding", "Case", "CaseResult", "CATALOGUE", "GROUPS", "select", "run_case",
            "run_cases", "tally", "exit_code", "ok", "info", "broken"]
 
 MODULES: tuple[ModuleType, ...] = (process, handshake, play, timing, messages, robustness, shutdown, determinism)
