@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from .harness import Session
@@ -107,6 +107,15 @@ GROUPS = {"1": "process", "2": "handshake", "3": "play", "4": "timing", "5": "me
           "7": "shutdown", "8": "determinism"}
 
 CaseRun = Callable[["Session"], Finding]
+
+
+@runtime_checkable
+class Declared(Protocol):
+    """A case's run declared with :func:`case`: the function, carrying its :class:`Case` as ``case``."""
+
+    case: Case
+
+    def __call__(self, s: Session) -> Finding: ...
 
 
 def case(id: str, title: str, *, section: str, level: Level,
