@@ -18,7 +18,7 @@ come back. The loop decides when and how much to send:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sized
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -116,8 +116,10 @@ class Workers(Protocol[Lane]):
 
 @dataclass
 class _Held:
+    """What one lane holds: the jobs sent and not answered, and the unanswered games of each batch, oldest first."""
+
     games: int = 0
-    batches: list[int] | None = None  # the games of each batch sent and not answered, oldest first
+    batches: list[int] = field(default_factory=list)
 
 
 class Feed:
@@ -156,8 +158,8 @@ class Feed:
             self.per_game = self._played[0] / self._played[1]
         else:
             rate = seconds / games
-            self.per_game = rate if self.per_game is None else (1 - self.smoothing) * self.per_game + \
-                self.smoothing * rate
+            last = self.per_game
+            self.per_game = rate if last is None else (1 - self.smoothing) * last + self.smoothing * rate
 
     def run(self, workers: Workers[Lane], lanes: int) -> Iterator[FinishedGame]:
         """Play the schedule on up to ``lanes`` lanes opened from ``workers``, yielding each game as it comes."""
@@ -167,14 +169,13 @@ class Feed:
             if not first:  # the first lanes hold every job: one holding none would be waited on forever
                 break
             lane = workers.open()
-            held[lane] = _Held(batches=[])
+            held[lane] = _Held()
             if self._send(workers, lane, held[lane], first):
                 self._top_up(workers, lane, held[lane])
         while held:
             for done in workers.finished(list(held)):
                 mine = held[done.lane]
                 mine.games -= done.answered
-                assert mine.batches is not None
                 if done.batch_done:
                     mine.batches.remove(done.answered)
                 else:
@@ -189,7 +190,6 @@ class Feed:
                     del held[done.lane]
 
     def _top_up(self, workers: Workers[Lane], lane: Lane, held: _Held) -> None:
-        assert held.batches is not None
         size, capacity = self.size(), workers.capacity(lane)
         while (held.games < 2 * size * capacity and len(held.batches) < 2 * capacity) or not held.batches:
             batch = self.take(size)
@@ -198,7 +198,6 @@ class Feed:
 
     def _send(self, workers: Workers[Lane], lane: Lane, held: _Held, batch: list[Scheduled]) -> bool:
         held.games += len(batch)  # sent or not: a lane gone with jobs is waited on, and reports its end
-        assert held.batches is not None
         held.batches.append(len(batch))
         return workers.send(lane, batch)
 
