@@ -282,8 +282,7 @@ class _Pipes:
         for ready in wait(lanes):
             conn = cast(Connection, ready)
             games, seconds = self.executor._receive(conn)
+            # a failed game comes last (the worker stops there): the games before it are yielded, then the run stops
+            failed = games[-1] if games and isinstance(games[-1], _Failed) else None
             played = [game for game in games if not isinstance(game, _Failed)]
-            failed = next((game for game in games if isinstance(game, _Failed)), None)
-            if failed is not None:  # the games before it come first, then the run stops
-                played = played[:games.index(failed)]
             yield Finished(conn, played, seconds, len(played), False, failed.message() if failed else None)
