@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
 
-__all__ = ["Answer", "Bot", "BotBase", "Deadline", "Decision", "GameInfo", "NOTE_LIMIT"]
+__all__ = ["Answer", "Bot", "BotBase", "Deadline", "Decision", "GameInfo", "HasStderr", "NOTE_LIMIT"]
 
 #: The most characters of a bot's note on one decision that are kept; the rest is cut, with a mark that says so.
 NOTE_LIMIT = 2000
@@ -103,6 +103,14 @@ class Bot(Protocol):
     def game_over(self, result: Mapping[str, Any]) -> None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class HasStderr(Protocol):
+    """A bot whose standard error a game's record keeps (optional): a program bot (the referee's ``RemoteBot``), or
+    an in-process bot with such a method (its own code: what it returns is checked)."""
+
+    def take_stderr(self) -> str: ...
 
 
 class BotBase:

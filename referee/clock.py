@@ -13,13 +13,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol, runtime_checkable
 
 from protocol.actions import Action
-from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo
+from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo, HasStderr
 from protocol.errors import BotStalled, BotTimeout
 
-__all__ = ["Clock", "Clocked", "LATENCY_GRACE", "TimeControl"]
+__all__ = ["Clock", "Clocked", "KeepsClock", "LATENCY_GRACE", "TimeControl"]
 
 #: Added to every announced deadline for the pipe and scheduling latency, in seconds.
 LATENCY_GRACE = 0.05
@@ -97,6 +97,14 @@ class Clock:
         self.answered()
 
 
+@runtime_checkable
+class KeepsClock(Protocol):
+    """A bot that keeps its own :class:`Clock` (a program bot, an in-process bot under the time limits): the runner
+    lets that clock time its answers instead of timing them itself."""
+
+    clock: Clock
+
+
 class Clocked:
     """An in-process bot under the clock of program bots (docs/PROTOCOL.md section 8): an answer later than the
     move limit plus what is left of the time bank, plus the latency grace, is a ``timeout`` (the runner plays the
@@ -134,7 +142,12 @@ class Clocked:
     def close(self) -> None:
         self.bot.close()
 
-    def __getattr__(self, name: str) -> Any:  # anything else the bot has (take_stderr, its own fields)
+    def take_stderr(self) -> str:
+        """The bot's own stderr accessor's text, if it has one (:class:`HasStderr`); else nothing."""
+        take = self.bot.take_stderr if isinstance(self.bot, HasStderr) else None
+        return take() if callable(take) else ""
+
+    def __getattr__(self, name: str) -> Any:  # anything else the bot has (its own fields)
         if name == "bot":
             raise AttributeError(name)
         return getattr(self.bot, name)

@@ -17,11 +17,11 @@ from functools import partial
 from typing import Any
 
 from protocol.actions import Action
-from protocol.bot import NOTE_LIMIT, Answer, Bot, Decision, GameInfo
+from protocol.bot import NOTE_LIMIT, Answer, Bot, Decision, GameInfo, HasStderr
 from protocol.faults import Fault, FaultKind
 
 from .cgroups import freeze_idle, idle_pending
-from .clock import Clock
+from .clock import Clock, KeepsClock
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
 from .remote import RemoteBot
@@ -190,7 +190,7 @@ def play_game(
     acts = [bot.act for bot in bots]
     # the clock of a bot that keeps one (a program bot, an in-process bot under the time limits) measures the time
     # its answer took (a program bot's from its request written to its answer read); others are timed here
-    clocks = [clock if isinstance(clock := getattr(bot, "clock", None), Clock) else None for bot in bots]
+    clocks = [bot.clock if isinstance(bot, KeepsClock) and isinstance(bot.clock, Clock) else None for bot in bots]
     stderrs = [_stderr_of(bot) for bot in bots]
     # An in-process bot thinks in this process: a program bot that has answered must not run on beside it (a program
     # bot waited for freezes the others itself after a short grace, referee/cgroups.py)
@@ -271,8 +271,8 @@ def play_game(
 
 
 def _stderr_of(bot: Bot) -> Callable[[], str] | None:
-    """A bot's stderr accessor: a program bot's (:meth:`RemoteBot.take_stderr`), or one an in-process bot has."""
-    take = getattr(bot, "take_stderr", None)
+    """A bot's stderr accessor, if it has one (:class:`HasStderr`)."""
+    take = bot.take_stderr if isinstance(bot, HasStderr) else None
     return take if callable(take) else None
 
 

@@ -2,10 +2,11 @@
 package (``referee``) never imports ``tournaments``."""
 
 from protocol.hooks import hookimpl
+from referee.hookspecs import CommandRegistrar
 
 
 @hookimpl
-def register_commands(register):  # type: ignore[no-untyped-def]
+def register_commands(register: CommandRegistrar) -> None:
     from .cli import app
     from .ladder_cli import join  # noqa: F401 - adds 'referee tournament join' to the group
     from .report_cli import report  # noqa: F401 - adds 'referee tournament report' to the group

@@ -20,7 +20,7 @@ from typing import Any
 from referee.errors import ConfigError
 
 from .config import TournamentConfig
-from .executor import Executor
+from .feed import Executor
 from .played import PrefixTracker, order
 from .schedule import Scheduled, substitution, substitution_size
 from .sprt import Decision, Model, Sprt, SprtSettings, substitution_score

@@ -106,7 +106,7 @@ class Program:
                              time=TimeControl(move_time=move_time, handshake_time=HANDSHAKE_TIME), referee=REFEREE)
 
     def _connect(self) -> Probe:
-        probe = self.run.probe(self.twist())
+        probe = Probe.start(self.run, self.twist())
         self.probes.append(probe)
         return probe
 
@@ -166,7 +166,7 @@ def offer(run: Run, versions: Sequence[int]) -> tuple[dict[str, Any] | None, str
     """Start a probe and offer ``versions`` in a hello: the bot's answer (hello or error, or None), what went
     wrong, the seconds the answer took, and the exit status after an error answer (the bot should exit). A
     hello answer gets a bye; the probe is closed either way."""
-    probe = run.probe()
+    probe = Probe.start(run)
     start = time.monotonic()
     reply, problem, elapsed, code = None, "", 0.0, None
     try:
