@@ -22,7 +22,9 @@ from referee.errors import RefereeError, StorageError
 from referee.plugins import load_registry
 from referee.record import record_from_dict, replay
 
-from .storage import _TABLES, SCHEMA_VERSION, Store, _translate, decode_record, encode_body
+from .columns import translate
+from .rows import SCHEMA_VERSION, TABLES, decode_record, encode_body
+from .storage import Store
 
 __all__ = ["backup_path", "migrate"]
 
@@ -55,7 +57,7 @@ def migrate(store: Store) -> None:
     try:
         with store.db:
             store.db.execute("BEGIN IMMEDIATE")
-            table = _TABLES.split("CREATE TABLE IF NOT EXISTS games", 1)[1]
+            table = TABLES.split("CREATE TABLE IF NOT EXISTS games", 1)[1]
             store.db.execute("CREATE TABLE games_2" + table.rstrip().rstrip(";"))
             # a stream: a schema-1 row is a few kilobytes, and a million of them are gigabytes
             rows = store.db.execute("SELECT seq, key, seed, seating, places, result, faults, decisions, record, "
@@ -75,7 +77,7 @@ def migrate(store: Store) -> None:
             store.db.execute("ALTER TABLE games_2 RENAME TO games")
             store.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
     except sqlite3.Error as exc:
-        raise _translate(store.path, exc) from exc
+        raise translate(store.path, exc) from exc
 
 
 def _body(seed: int, seating: tuple[str, ...], places: tuple[int, ...], data: dict[str, Any], template: Any,
