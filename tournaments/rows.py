@@ -1,29 +1,33 @@
-"""A schema-2 row of the games table, and its codec: the row a finished game is stored as, and the record that a
-row rebuilds.
+"""A schema-2 row of the games table, and its typed codec: the row a finished game is stored as, and the record
+that a row rebuilds.
 
 A row holds what the table and the listings query (key, seed, seating, places, the number of faults, decisions)
 in columns, and the rest of the game in one compact ``body``: the index of each action in its decision's legal
 list, the result fields the columns do not hold, the faults and the stderr tails (docs/TOURNAMENTS.md, "Storage
-and resume"). :func:`encode_body` writes it; :func:`rebuild` gives the record back exactly, replaying the choices
-through the engine to get the action texts. The worker that played a game encodes its row
-(:meth:`FinishedGame.encode`), so the process that stores it only inserts.
+and resume"). :func:`encode_record` writes the body of a game this referee played, from its :class:`GameRecord`
+and :class:`GameResult`; a record in another form than the one this referee writes is kept whole, as it came.
+:func:`rebuild` gives the record back exactly, replaying the choices through the engine to get the action texts.
+The worker that played a game encodes its row (:meth:`FinishedGame.encode`), so the process that stores it only
+inserts.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from protocol.faults import Fault
 from referee.engine import Game, State
-from referee.errors import RefereeError, StorageError
+from referee.errors import RecordError, RefereeError, StorageError
 from referee.match import GameRecord
-from referee.record import FORMAT, MAX_RECORD_BYTES, VERSION, record_to_dict
+from referee.record import FORMAT, MAX_RECORD_BYTES, VERSION, record_from_dict, record_to_dict
+from referee.results import GameResult
 
 __all__ = ["COLUMNS", "SCHEMA_VERSION", "TABLES", "FinishedGame", "GameRow", "RecordTemplate", "StoredGame",
-           "decode_body", "decode_record", "encode_body", "pack_body", "rebuild", "replay_choices"]
+           "decode_body", "decode_record", "encode_body", "encode_record", "pack_body", "rebuild", "replay_choices"]
 
 #: The schema the tables below are: what tournaments/migrations.py brings an older database to.
 SCHEMA_VERSION = 2
@@ -45,13 +49,8 @@ CREATE TABLE IF NOT EXISTS games (
 #: The columns of a schema-2 row, in table order (``finished_at`` is the time it is inserted).
 COLUMNS = ("seq", "key", "seed", "seating", "places", "faults", "decisions", "body")
 #: The result object's own fields in their order (referee/results.py); the game's fields follow them.
-#: The keys of a stored record, in the order of its file form (``record_to_dict``); a record from before each
-#: decision's time and words (schema 1's, a migrated row's) ends at ``stderr``.
-_RECORD_KEYS = ("format", "version", "game", "seats", "seed", "dealer", "options", "policy", "bots", "actions",
-                "faults", "result", "stderr", "times", "said")
-_OLD_RECORD_KEYS = _RECORD_KEYS[:-2]
-_RESULT_FIELDS = ("game", "n", "places", "rule_places", "finishing_order", "rule_finishing_order", "scores",
-                  "faults", "aborted")
+_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(GameResult) if f.name != "extra")
+_RESULT_FIELD_SET = frozenset(_RESULT_FIELDS)
 _STORED, _DEFLATED = 0, 1  # the body's first byte: how the rest of it is written
 #: The most a body may inflate to: a record file's limit (a long game with six 64 KiB stderr tails is far below).
 MAX_BODY_BYTES = MAX_RECORD_BYTES
@@ -116,7 +115,9 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a) == json.dumps(b)
 
 
-def _varints(values: Iterable[int]) -> bytearray:
+def _varints(values: Sequence[int]) -> bytearray:
+    if values and 0 <= min(values) and max(values) < 0x80:  # most choices: one byte each
+        return bytearray(values)
     out = bytearray()
     for v in values:
         if v < 0:
@@ -129,48 +130,129 @@ def _varints(values: Iterable[int]) -> bytearray:
 
 
 
-def encode_body(seed: int, record: Mapping[str, Any], choices: Sequence[int], template: RecordTemplate, *,
-                whole: bool = False) -> bytes:
-    """A row's body: ``record`` (the file form, ``bots`` the seating, ``stderr`` the stored tails) less what the
-    row's columns and the tournament's configuration already say. :func:`decode_record` rebuilds it exactly.
-    ``whole``: keep the record whole (one the compact form does not rebuild)."""
-    seating = record.get("bots")
-    result = record.get("result")
-    keys = tuple(record)
-    canonical = (keys in (_RECORD_KEYS, _OLD_RECORD_KEYS) and isinstance(seating, list) and isinstance(result, dict)
-                 and isinstance(result.get("places"), list) and len(choices) == len(record["actions"]))
+def encode_record(seed: int, record: GameRecord, stderr: Mapping[str, str], template: RecordTemplate, *,
+                  timed: bool = True) -> bytes:
+    """A row's body for a game this referee played or replayed (``record.choices`` the index of each of its actions
+    in its legal list, ``record.bots`` the seating; ``stderr`` the tails kept): the record less what the row's
+    columns and the tournament's configuration already say. ``timed``: the record has its decisions' times and
+    words (False: one from before them, which rebuilds without). :func:`rebuild` gives its file form back exactly;
+    a record without its choices is kept whole."""
+    if len(record.choices) != len(record.actions):
+        return encode_whole(_file_form(record, stderr, timed))
+    seating, result = record.bots, record.result
     rest: dict[str, Any] = {}
-    if whole or not canonical:  # not a record this referee wrote: kept whole
-        rest["X"] = dict(record)
-        choices = ()
+    others: dict[str, Any] = {name: value for name, value, default in (
+        ("game", record.game, template.game), ("seats", record.seats, len(seating)), ("seed", record.seed, seed),
+        ("dealer", record.dealer, 0)) if _differs(value, default)}
+    if not _same_options(record.options, template.options):
+        others["options"] = record.options
+    if _differs(record.policy, template.policy):
+        others["policy"] = record.policy
+    if others:
+        rest["x"] = others
+    if record.faults:
+        rest["f"] = [f.to_dict() for f in record.faults]
+    if stderr:
+        rest["e"] = dict(stderr)
+    if timed:
+        rest["t"] = record.times
+        if record.said:
+            rest["s"] = {str(decision): said.to_dict() for decision, said in sorted(record.said.items())}
+    remainder = _remainder(result, template.game, len(seating))
+    if remainder is None:  # a result of a form the defaults do not rebuild: kept whole
+        rest["R"] = result.to_dict()
     else:
-        assert isinstance(seating, list) and isinstance(result, dict)
-        derived = {"format": FORMAT, "version": VERSION, "game": template.game, "seats": len(seating),
-                   "seed": seed, "dealer": 0, "options": template.options, "policy": template.policy}
-        others = {k: record[k] for k, v in derived.items() if not _same(record[k], v)}
-        if others:
-            rest["x"] = others
-        faults = record["faults"]
-        if faults:
-            rest["f"] = faults
-        if record["stderr"]:
-            rest["e"] = record["stderr"]
-        if keys == _RECORD_KEYS:
-            rest["t"] = record["times"]
-            if record["said"]:
-                rest["s"] = record["said"]
-        places, seats = result["places"], len(seating)
-        absent = [name for name in _RESULT_FIELDS if name not in result]
-        defaults = _result_from({}, absent, places, faults, template.game, seats)
-        remainder = {name: value for name, value in result.items()
-                     if name not in ("places", "faults") and (name not in defaults or not _same(value, defaults[name]))}
-        if _same(_result_from(remainder, absent, places, faults, template.game, seats), result):
-            rest["r"] = remainder
-            if absent:
-                rest["-"] = absent
-        else:  # a result of a form the defaults do not rebuild: kept whole
-            rest["R"] = result
-    return pack_body(choices, rest)
+        rest["r"], absent = remainder
+        if absent:
+            rest["-"] = absent
+    return pack_body(record.choices, rest)
+
+
+def _remainder(result: GameResult, game: str, seats: int) -> tuple[dict[str, Any], list[str]] | None:
+    """The result's fields that differ from their defaults (:func:`_result_from`), in its order, and the referee's
+    fields it does not carry; None when its defaults would not rebuild it."""
+    if not _RESULT_FIELD_SET.isdisjoint(result.extra):  # a game's field under a referee's field's name
+        return None
+    places = result.places
+    order = _order(places)
+    remainder: dict[str, Any] = {}
+    absent: list[str] = []
+    if result.game is None:
+        absent.append("game")
+    elif _differs(result.game, game):
+        remainder["game"] = result.game
+    if result.n is None:
+        absent.append("n")
+    elif _differs(result.n, seats):
+        remainder["n"] = result.n
+    if result.rule_places is None:
+        absent.append("rule_places")
+    elif result.rule_places != places:
+        remainder["rule_places"] = list(result.rule_places)
+    if result.finishing_order != order:
+        remainder["finishing_order"] = [list(group) for group in result.finishing_order]
+    if result.rule_finishing_order is None:
+        absent.append("rule_finishing_order")
+    elif result.rule_finishing_order != order:
+        remainder["rule_finishing_order"] = [list(group) for group in result.rule_finishing_order]
+    elif "rule_places" in remainder and _order(remainder["rule_places"]) != order:
+        return None  # its default would follow the rule places, not the places
+    remainder["scores"] = list(result.scores)
+    if result.aborted is not False:
+        remainder["aborted"] = result.aborted
+    remainder.update(result.extra)
+    return remainder, absent
+
+
+def _order(places: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(group) for group in _groups(places))
+
+
+def _differs(a: Any, b: Any) -> bool:
+    """Different as JSON: ``1 == True`` in Python, not in a record."""
+    return type(a) is not type(b) or a != b
+
+
+def _same_options(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """:func:`_same` for two games' options, quicker."""
+    return a is b or list(a) == list(b) and all(not _differs(x, y) if type(x) in (bool, int, str) else _same(x, y)
+                                                for x, y in zip(a.values(), b.values(), strict=True))
+
+
+def _file_form(record: GameRecord, stderr: Mapping[str, str], timed: bool) -> dict[str, Any]:
+    data = record_to_dict(record)
+    data["stderr"] = dict(stderr)
+    if not timed:
+        del data["times"], data["said"]
+    return data
+
+
+def encode_whole(data: Mapping[str, Any]) -> bytes:
+    """A row's body that keeps a record whole, as it is given (``X``)."""
+    return pack_body((), {"X": dict(data)})
+
+
+def encode_body(seed: int, data: Mapping[str, Any], choices: Sequence[int], template: RecordTemplate, *,
+                whole: bool = False) -> bytes:
+    """A row's body from a record's file form (``bots`` the seating, ``stderr`` the tails kept) and the index of each
+    of its actions in its legal list: compact (:func:`encode_record`) when ``data`` is a record as this referee
+    writes it (read and written back, it is the same JSON, with or without its decisions' times and words), else
+    (or ``whole``) kept whole."""
+    record = None if whole else _as_written(data)
+    if record is None:
+        return encode_whole(data)
+    record.choices = list(choices)
+    return encode_record(seed, record, data["stderr"], template, timed="times" in data)
+
+
+def _as_written(data: Mapping[str, Any]) -> GameRecord | None:
+    """The record ``data`` is the file form of, if this referee writes it so."""
+    try:
+        record = record_from_dict(data)
+    except RecordError:
+        return None
+    stderr = data["stderr"] if isinstance(data.get("stderr"), dict) else {}
+    return record if _same(_file_form(record, stderr, "times" in data), data) else None
 
 
 def pack_body(choices: Sequence[int], rest: Mapping[str, Any]) -> bytes:
@@ -329,9 +411,9 @@ class FinishedGame(NamedTuple):
     def encode(cls, seq: int, key: str, seed: int, record: GameRecord, stderr: Mapping[str, str],
                template: RecordTemplate) -> FinishedGame:
         """``record``: the game as played (its ``bots`` the entrants by seat), ``stderr`` the tails to keep."""
-        data = record_to_dict(record)
-        data["stderr"] = dict(stderr)
-        return cls.of(seq, key, seed, data, record.choices, template)
+        seating, places = tuple(record.bots), record.result.places
+        return cls(seq, key, seed, seating, places, len(record.faults), len(record.actions),
+                   encode_record(seed, record, stderr, template), json.dumps(list(seating)), json.dumps(list(places)))
 
     @classmethod
     def of(cls, seq: int, key: str, seed: int, data: Mapping[str, Any], choices: Sequence[int],
