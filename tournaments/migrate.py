@@ -24,6 +24,7 @@ from referee.record import record_from_dict, replay
 
 from .columns import translate
 from .rows import SCHEMA_VERSION, TABLES, decode_record, encode_body
+from .schema1 import Schema1
 from .storage import Store
 
 __all__ = ["backup_path", "migrate"]
@@ -59,20 +60,15 @@ def migrate(store: Store) -> None:
             store.db.execute("BEGIN IMMEDIATE")
             table = TABLES.split("CREATE TABLE IF NOT EXISTS games", 1)[1]
             store.db.execute("CREATE TABLE games_2" + table.rstrip().rstrip(";"))
-            # a stream: a schema-1 row is a few kilobytes, and a million of them are gigabytes
-            rows = store.db.execute("SELECT seq, key, seed, seating, places, result, faults, decisions, record, "
-                                    "stderr, finished_at FROM games ORDER BY seq")
-            for seq, key, seed, seating, places, result, faults, decisions, record, stderr, finished in rows:
+            for old in Schema1(store.db, store.path).rows():
                 if template is None:
                     raise StorageError(f"{store.path} holds games but no tournament configuration: it cannot be "
                                        "migrated")
-                row = store._row1(seq, key, seed, seating, places, result, faults, decisions)
-                data = store._record1(key, record, stderr)
-                assert template is not None
-                body = _body(row.seed, row.seating, row.places, data, template, find_game)
+                row = old.game
+                body = _body(row.seed, row.seating, row.places, old.record, template, find_game)
                 store.db.execute("INSERT INTO games_2 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                 (seq, key, seed, seating, places, len(row.faults), decisions, body,
-                                  finished))
+                                 (old.seq, old.key, old.seed, old.seating, old.places, len(row.faults),
+                                  old.decisions, body, old.finished_at))
             store.db.execute("DROP TABLE games")
             store.db.execute("ALTER TABLE games_2 RENAME TO games")
             store.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))

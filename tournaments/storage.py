@@ -1,11 +1,10 @@
 """Tournament storage in SQLite: the configuration and one compact row per finished game (schema 2).
 
-A row holds what the table and the listings query in columns, and the rest of the game in one compact ``body``
-(tournaments/rows.py). :meth:`Store.record` rebuilds the record exactly (docs/TOURNAMENTS.md, "Storage and resume").
-
-Writes are committed a batch at a time (:class:`Batch`), in WAL mode, so a run killed at any moment (even by
-SIGKILL) loses at most the batch not yet committed and the games in flight; ``resume`` plays them again. A schema-1
-database (a JSON row per game) is read as it is, and migrated in place, after a backup, before the first write
+:class:`Store` reads and writes schema 2: a row per game (tournaments/rows.py: its columns, and the body that holds
+the rest of the record compactly), and the configuration and how far the runs played in ``meta``. Writes are
+committed a batch at a time (:class:`Batch`), in WAL mode, so a run killed at any moment (even by SIGKILL) loses at
+most the batch not yet committed and the games in flight; ``resume`` plays them again. An older database is read
+as it is (tournaments/schema1.py), and migrated in place, after a backup, before the first write
 (tournaments/migrate.py). SQLite errors (a read-only file, a full disk, a file that is not a database) become
 one-line :class:`StorageError` messages; what was committed before stays.
 """
@@ -27,7 +26,7 @@ from protocol.faults import Fault
 from referee.engine import Game, State
 from referee.errors import RefereeError, StorageError
 
-from .columns import Columns, faults_of, result_of, translate
+from .columns import Columns, faults_of, translate
 from .played import META_KEY as PLAYED
 from .played import Claims, merge, parse
 from .rows import (
@@ -42,13 +41,15 @@ from .rows import (
     pack_body,
     rebuild,
 )
+from .schema1 import Schema1, is_schema1
 
 __all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "RecordTemplate", "StoredGame", "Batch",
            "SCHEMA_VERSION", "decode_body", "encode_body", "pack_body"]
 
 
 class Store:
-    """One tournament database."""
+    """One tournament database, at schema 2; an older one (:attr:`schema`) is read as it is (:attr:`old`), and
+    migrated before the first write."""
 
     def __init__(self, path: str | Path, *, create: bool, readonly: bool = False) -> None:
         """``readonly``: only read (``table``, ``games``, ``record``), which works on a read-only medium too."""
@@ -60,7 +61,7 @@ class Store:
         self.columns = Columns(self.path)
         if readonly:
             self.db = self._open_readonly()
-            self.schema = self._schema()
+            self._schema()
             return
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
@@ -70,7 +71,7 @@ class Store:
             self.db.executescript(TABLES)
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
-        self.schema = self._schema()
+        self._schema()
 
     def _refuse_foreign(self) -> None:
         """Before anything is written: a database holding other tables than a tournament's (or only one of them)
@@ -106,22 +107,24 @@ class Store:
         assert error is not None
         raise translate(self.path, error, reading=True) from error
 
-    def _schema(self) -> int:
-        """1: a JSON row per game (a database of referee before issue 15); 2: compact rows."""
+    def _schema(self) -> None:
+        """:attr:`schema`: 1, a JSON row per game (a database of referee before issue 15), read by :attr:`old`
+        until it is migrated; 2, compact rows."""
         try:
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+            old = is_schema1(self.db)
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
-        return 1 if "record" in columns else 2
+        self.schema = 1 if old else SCHEMA_VERSION
+        #: the reader of an older database's games, until it is migrated (None: it is at schema 2)
+        self.old = Schema1(self.db, self.path) if old else None
 
     def _writable(self) -> None:
         """Before the first game is written: a schema-1 database is migrated (tournaments/migrate.py)."""
-        if self.schema == 1:
+        if self.schema < SCHEMA_VERSION:
             from .migrate import migrate  # here: the migration builds on this module
 
             migrate(self)
-            self.schema = 2
-            self._template = None
+            self.schema, self.old, self._template = SCHEMA_VERSION, None, None
 
     def lock(self) -> None:
         """Be the one process playing games into this database, until :meth:`close`: an exclusive flock on
@@ -258,20 +261,16 @@ class Store:
     def games(self, *, entrant: str | None = None, faulted: bool = False) -> Iterator[GameRow]:
         """The stored games in schedule order (seq), streamed: ``entrant``, only the games it played; ``faulted``,
         only the games with a fault. A damaged row is a StorageError naming it and its column."""
+        if self.old is not None:
+            yield from self.old.games(entrant, faulted)
+            return
         try:
-            if self.schema == 1:
-                for row in self.db.execute("SELECT seq, key, seed, seating, places, result, faults, decisions "
-                                           "FROM games ORDER BY seq"):
-                    game = self._row1(*row)
-                    if (entrant is None or entrant in game.seating) and (not faulted or game.faults):
-                        yield game
-                return
-            yield from self._games2(entrant, faulted)
+            yield from self._games(entrant, faulted)
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
-    def _games2(self, entrant: str | None, faulted: bool) -> Iterator[GameRow]:
-        """Schema 2's rows: the seating and places texts repeat, so each is parsed (and checked) once."""
+    def _games(self, entrant: str | None, faulted: bool) -> Iterator[GameRow]:
+        """The rows: the seating and places texts repeat, so each is parsed (and checked) once."""
         seatings: dict[Any, tuple[str, ...]] = {}
         placings: dict[Any, tuple[int, ...]] = {}
         new = tuple.__new__  # a GameRow from a tuple without NamedTuple's own __new__
@@ -302,17 +301,13 @@ class Store:
             if faults == 0:
                 yield new(GameRow, (seq, key, deck, names, placed, (), decisions))
             else:
-                yield new(GameRow, (seq, key, deck, names, placed, self._faults2(seq, key, faults, body, len(names)),
+                yield new(GameRow, (seq, key, deck, names, placed, self._faults(seq, key, faults, body, len(names)),
                                     decisions))
 
     def tally(self) -> Iterator[tuple[tuple[str, ...], tuple[int, ...], int]]:
         """How many stored games ended with each (seating, places): what a rating table is computed from."""
-        if self.schema == 1:
-            counts: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
-            for row in self.games():
-                counts[row.seating, row.places] = counts.get((row.seating, row.places), 0) + 1
-            for (seating, places), n in counts.items():
-                yield seating, places, n
+        if self.old is not None:
+            yield from self.old.tally()
             return
         try:
             groups = self.db.execute("SELECT seating, places, COUNT(*), MIN(seq), MIN(key) FROM games "
@@ -327,8 +322,8 @@ class Store:
 
     # ------------------------------------------------------------------------------- checking a row
 
-    def _faults2(self, seq: Any, key: Any, count: Any, body: Any, seats: int) -> tuple[Fault, ...]:
-        """A schema-2 row's faults, from its body: as many as its ``faults`` column says."""
+    def _faults(self, seq: Any, key: Any, count: Any, body: Any, seats: int) -> tuple[Fault, ...]:
+        """A row's faults, from its body: as many as its ``faults`` column says."""
         if type(count) is not int or count < 0:
             raise self.columns.damaged(seq, key, "faults")
         try:
@@ -344,56 +339,23 @@ class Store:
             raise self.columns.damaged(seq, key, "faults")
         return faults
 
-    def _row1(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, result: Any, faults: Any,
-              decisions: Any) -> GameRow:
-        """A schema-1 row, checked: StorageError names the row and its first damaged column."""
-        what = self.columns.what(seq, key)
-        values = {name: self.columns.json(text, f"{what}, column {name!r},") for name, text in
-                  (("seating", seating), ("places", places), ("result", result), ("faults", faults))}
-        try:
-            seed_value = int(seed)
-        except (TypeError, ValueError):
-            seed_value = -1
-        seating_v, places_v, result_v, faults_v = (values[k] for k in ("seating", "places", "result", "faults"))
-        seats = len(seating_v) if isinstance(seating_v, list) else 0
-        typed = result_of(result_v)
-        faults = faults_of(faults_v, seats)
-        damaged = (
-            "key" if not isinstance(key, str) else
-            "seed" if seed_value < 0 else
-            "seating" if not (isinstance(seating_v, list) and all(isinstance(s, str) for s in seating_v)) else
-            "places" if not (isinstance(places_v, list) and len(places_v) == seats
-                             and all(type(p) is int and 1 <= p <= seats for p in places_v)) else
-            "result" if typed is None or typed.seats != seats else
-            "places" if tuple(places_v) != typed.places else  # the column and the result say different places
-            "faults" if faults is None or faults != typed.faults else
-            "decisions" if not (type(decisions) is int and decisions >= 0) else None
-        )
-        if damaged:
-            raise self.columns.damaged(seq, key, damaged)
-        assert typed is not None
-        return GameRow(seq, key, seed_value, tuple(seating_v), typed.places, typed.faults, decisions)
-
     # --------------------------------------------------------------------------------------- records
 
     def record(self, key: str, find_game: Callable[[str], Game] | None = None) -> dict[str, Any] | None:
         """The game's whole record, as ``referee play --record`` writes it (the stderr tails of the seats that
         faulted included), or None when no game has that key. ``find_game``: the game by its id (a registry's
         ``game``), for the engine that turns stored choices back into action texts; None: the plugin registry's."""
+        if self.old is not None:
+            return self.old.record(key)
         try:
-            if self.schema == 1:
-                row = self.db.execute("SELECT record, stderr FROM games WHERE key = ?", (key,)).fetchone()
-            else:
-                row = self.db.execute("SELECT seq, seed, seating, places, body FROM games WHERE key = ?",
-                                      (key,)).fetchone()
+            row = self.db.execute("SELECT seq, seed, seating, places, body FROM games WHERE key = ?",
+                                  (key,)).fetchone()
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
         if row is None:
             return None
-        if self.schema == 1:
-            return self._record1(key, *row)
         seq, seed, seating, places, body = row
-        return self._record2(seq, key, seed, seating, places, body, self._game(find_game))
+        return self._rebuild(seq, key, seed, seating, places, body, self._game(find_game))[0]
 
     def _game(self, find_game: Callable[[str], Game] | None) -> Game:
         if find_game is None:
@@ -405,17 +367,10 @@ class Store:
         except RefereeError as exc:
             raise StorageError(f"{self.path}: {exc}") from exc
 
-    def _record1(self, key: str, record_text: Any, stderr_text: Any) -> dict[str, Any]:
-        record = self.columns.json(record_text, f"the record of game {key!r:.40}")
-        if not isinstance(record, dict):
-            raise StorageError(f"{self.path}: the record of game {key!r:.40} is damaged (not a JSON object)")
-        record["stderr"] = self.columns.json(stderr_text, f"the stderr of game {key!r:.40}")
-        return record
-
     def move_times(self, limit_games: int, find_game: Callable[[str], Game] | None = None) -> dict[str, list[int]]:
         """Each entrant's time per move: the microseconds of every decision it was asked, in the most recent
         ``limit_games`` stored games that measured them (a game from before times were kept adds nothing)."""
-        if self.schema == 1:
+        if self.old is not None:  # from before times were kept
             return {}
         game = self._game(find_game)
         times: dict[str, list[int]] = {}
@@ -435,10 +390,6 @@ class Store:
                     times.setdefault(record["bots"][seat], []).append(used)
         return times
 
-    def _record2(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
-                 game: Game) -> dict[str, Any]:
-        return self._rebuild(seq, key, seed, seating, places, body, game)[0]
-
     def _rebuild(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
                  game: Game, actors: list[int] | None = None) -> tuple[dict[str, Any], State | None]:
         names, placed = self.columns.seating(seq, key, seating), self.columns.places(seq, key, places)
@@ -454,34 +405,18 @@ class Store:
     def stored(self, game: Game) -> Iterator[StoredGame]:
         """Every stored game with its whole record, in seq order, for ``verify``: what a row says and its record,
         each decoded as far as it can be (a damaged part is a line saying why, not an error)."""
+        if self.old is not None:
+            yield from self.old.stored()
+            return
         try:
-            if self.schema == 1:
-                rows = self.db.execute("SELECT key, seed, seating, places, result, faults, decisions, record "
-                                       "FROM games ORDER BY seq")
-                for key, seed, seating, places, result, faults, decisions, record in rows:
-                    columns: dict[str, Any] | str = {}
-                    assert isinstance(columns, dict)
-                    for name, text in (("seating", seating), ("places", places), ("result", result),
-                                       ("faults", faults)):
-                        try:
-                            columns[name] = json.loads(text)
-                        except (TypeError, ValueError, RecursionError):
-                            columns = f"column {name} is not JSON"
-                            break
-                    try:
-                        data: dict[str, Any] | str = json.loads(record)
-                    except (TypeError, ValueError, RecursionError):
-                        data = "not valid JSON"
-                    yield StoredGame(key, seed, columns, decisions, data)
-                return
             rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, body FROM games "
                                    "ORDER BY seq")
             for _seq, key, seed, seating, places, faults, decisions, body in rows:
-                yield self._stored2(key, seed, seating, places, faults, decisions, body, game)
+                yield self._stored(key, seed, seating, places, faults, decisions, body, game)
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
-    def _stored2(self, key: Any, seed: Any, seating: Any, places: Any, faults: Any, decisions: Any, body: Any,
+    def _stored(self, key: Any, seed: Any, seating: Any, places: Any, faults: Any, decisions: Any, body: Any,
                  game: Game) -> StoredGame:
         columns: dict[str, Any] = {"faults": faults}
         for name, text in (("seating", seating), ("places", places)):
@@ -512,6 +447,7 @@ class Store:
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
+
 
 
 class Batch:
