@@ -1,7 +1,7 @@
 """Reading a schema-1 tournament database as it is: a JSON row per game (a database of the referee before issue 15).
 
 ``table``, ``games``, ``record`` and ``verify`` read such a database without writing to it, so it stays readable by
-the referee that wrote it and on a read-only medium; its first write migrates it (tournaments/migrate.py, which
+the referee that wrote it and on a read-only medium; its first write migrates it (tournaments/migrations.py, which
 reads its rows here). Its columns: ``seq``, ``key``, ``seed``, ``seating``, ``places``, ``result`` (the result
 object), ``faults`` (their list), ``decisions``, ``record`` (the whole record, the action texts included),
 ``stderr`` and ``finished_at`` (docs/TOURNAMENTS.md, "Schema 1 and its migration").

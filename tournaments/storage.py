@@ -5,7 +5,7 @@ the rest of the record compactly), and the configuration and how far the runs pl
 committed a batch at a time (:class:`Batch`), in WAL mode, so a run killed at any moment (even by SIGKILL) loses at
 most the batch not yet committed and the games in flight; ``resume`` plays them again. An older database is read
 as it is (tournaments/schema1.py), and migrated in place, after a backup, before the first write
-(tournaments/migrate.py). SQLite errors (a read-only file, a full disk, a file that is not a database) become
+(tournaments/migrations.py). SQLite errors (a read-only file, a full disk, a file that is not a database) become
 one-line :class:`StorageError` messages; what was committed before stays.
 """
 
@@ -27,6 +27,7 @@ from referee.engine import Game, State
 from referee.errors import RefereeError, StorageError
 
 from .columns import Columns, faults_of, translate
+from .migrations import migrate
 from .played import META_KEY as PLAYED
 from .played import Claims, merge, parse
 from .rows import (
@@ -119,11 +120,9 @@ class Store:
         self.old = Schema1(self.db, self.path) if old else None
 
     def _writable(self) -> None:
-        """Before the first game is written: a schema-1 database is migrated (tournaments/migrate.py)."""
+        """Before the first game is written: an older database is migrated (tournaments/migrations.py)."""
         if self.schema < SCHEMA_VERSION:
-            from .migrate import migrate  # here: the migration builds on this module
-
-            migrate(self)
+            migrate(self.db, self.path, self.schema, self.config())
             self.schema, self.old, self._template = SCHEMA_VERSION, None, None
 
     def lock(self) -> None:
