@@ -57,18 +57,21 @@ def backup_path(path: Path, schema: int = 1) -> Path:
     return path.with_name(f"{path.name}.schema{schema}.bak")
 
 
-def migrate(db: sqlite3.Connection, path: Path, schema: int, config: Mapping[str, Any] | None) -> None:
+def migrate(db: sqlite3.Connection, path: Path, schema: int,
+            config: Callable[[], Mapping[str, Any] | None]) -> None:
     """Bring the database ``db`` (the file ``path``, open for writing, at ``schema``) to :data:`SCHEMA_VERSION`,
-    after backing it up; StorageError (the database at the schema of the last migration done) when it cannot be."""
+    after backing it up; ``config()`` reads its configuration. StorageError (the database at the schema of the last
+    migration done) when it cannot be."""
     todo = [fn for fn in MIGRATIONS if version(fn) > schema]
     if not todo:
         return
     _back_up(db, path, schema)
+    stored = config()
     for fn in todo:
         try:
             with db:
                 db.execute("BEGIN IMMEDIATE")
-                fn(Database(db, path, config))
+                fn(Database(db, path, stored))
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(version(fn)),))
         except sqlite3.Error as exc:
             raise translate(path, exc) from exc

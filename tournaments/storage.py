@@ -122,7 +122,7 @@ class Store:
     def _writable(self) -> None:
         """Before the first game is written: an older database is migrated (tournaments/migrations.py)."""
         if self.schema < SCHEMA_VERSION:
-            migrate(self.db, self.path, self.schema, self.config())
+            migrate(self.db, self.path, self.schema, self.config)
             self.schema, self.old, self._template = SCHEMA_VERSION, None, None
 
     def lock(self) -> None:
