@@ -129,7 +129,6 @@ def _varints(values: Sequence[int]) -> bytearray:
     return out
 
 
-
 def encode_record(seed: int, record: GameRecord, stderr: Mapping[str, str], template: RecordTemplate, *,
                   timed: bool = True) -> bytes:
     """A row's body for a game this referee played or replayed (``record.choices`` the index of each of its actions
