@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 
 from referee.engine import Game
 from referee.errors import RefereeError, StorageError
-from referee.plugins import load_registry
 from referee.record import record_from_dict, replay
 
 from .columns import translate
@@ -98,6 +97,8 @@ def m002_compact_rows(database: Database) -> None:
     that replaces the old one. Each row's choices come from replaying its record; a row whose record does not
     rebuild from the compact form exactly (one that does not replay, or one written by other code) keeps its whole
     record in its body, so ``record`` and ``verify`` give for it what they gave before."""
+    from referee.plugins import load_registry  # here: only a migration needs every game, to replay its records
+
     db, path, config = database
     find_game = load_registry().game
     try:
