@@ -1,7 +1,7 @@
 """Schema-1 databases (tests/fixtures/schema1/, made by the referee before schema 2: a 2-seat round robin with a
 crashing bot, a 3-seat one under ``--on-fault continue`` with illegal moves, an SPRT): ``table``, ``games``,
 ``record`` and ``verify`` read them as they are; ``resume`` migrates them in place after a backup, and then every
-one of those gives what it gave before (tournaments/migrate.py)."""
+one of those gives what it gave before (tournaments/migrations.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.record import record_from_dict, record_to_dict
-from tournaments import migrate as migration
+from tournaments import migrations as migration
 from tournaments.storage import StorageError, Store
 
 FIXTURES = ROOT / "tests" / "fixtures" / "schema1"
