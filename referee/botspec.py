@@ -31,8 +31,7 @@ from referee.remote import RemoteBot
 from referee.transport import ProcessTransport
 
 from . import __version__
-from .cli_common import MAX_MS
-from .clock import Clocked, TimeControl
+from .clock import MAX_MS, Clocked, TimeControl
 from .errors import ConfigError
 from .plugins import Registry
 from .sandbox import Sandbox

@@ -1,7 +1,7 @@
 """The ``referee`` console script and ``python -m referee``, kept light to import.
 
 Importing the commands takes most of a second (typer, the games, the plugins). A ^C in that time is ``referee:
-interrupted`` and exit code 130, as it is once a command runs (``referee.cli_common.one_line_errors``), not a
+interrupted`` and exit code 130, as it is once a command runs (``referee.cli.common.one_line_errors``), not a
 traceback.
 """
 
@@ -53,7 +53,7 @@ def main() -> None:
 
 
 def _said() -> bool:
-    from .cli_common import interrupt_said
+    from .cli.common import interrupt_said
 
     return interrupt_said()
 

@@ -20,7 +20,7 @@ from referee.said import DEBUG_BUDGET
 
 from .schedule import Pairing, Scheduled, Table, schedule, schedule_shape, schedule_size, tables_of
 
-__all__ = ["TournamentConfig"]
+__all__ = ["TournamentConfig", "sandbox_mode"]
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,12 @@ class TournamentConfig:
         if len(data["entrants"]) != len(data["specs"]):
             raise ConfigError("the stored tournament configuration is damaged: entrants and specs differ in number")
         return cls(**data)
+
+
+def sandbox_mode(config: dict[str, Any]) -> str:
+    """How a stored tournament's program bots run: on, off, or unknown (stored before the sandbox existed)."""
+    settings = (config.get("extra") or {}).get("sandbox") if isinstance(config.get("extra"), dict) else None
+    return str(settings.get("mode")) if isinstance(settings, dict) else "unknown"
 
 
 #: Fields added after databases were stored, and the value that leaves them out of ``to_dict`` (their default): a

@@ -9,37 +9,35 @@ from pathlib import Path
 import typer
 
 from referee.botspec import parse_spec
-from referee.cli_common import WIRE_LOG, Command, check_format, cli_registry, warn
+from referee.cli.common import check_format, cli_registry, warn
+from referee.cli.options import WIRE_LOG
 from referee.errors import ConfigError
 from referee.plugins import Registry
 from referee.wirelog import WireLog
 
-from .cli import (
+from ..config import TournamentConfig, sandbox_mode
+from ..executor import Placement, executor_factory
+from ..report import stored_report
+from ..sprt_run import is_sprt
+from ..storage import Store
+from .common import (
     AFFINITY,
     DEAL_KEY,
     EXECUTOR,
     FORMAT_HELP,
     SCHEDULER,
     WORKERS,
-    app,
     check_programs,
     entrant_names,
     has_programs,
     play_stored,
     print_report,
-    sandbox_mode,
-    stored_report,
     stored_sandbox,
 )
-from .config import TournamentConfig
-from .executor import Placement, executor_factory
-from .sprt_run import is_sprt
-from .storage import Store
 
 __all__ = ["join"]
 
 
-@app.command("join", cls=Command)
 def join(
     db: Path = typer.Argument(..., metavar="DB", help="The database of a tournament (a round robin or a gauntlet)."),
     bot: list[str] = typer.Option(..., "--bot", "-b", metavar="SPEC",

@@ -1,10 +1,10 @@
 """What every command of the command line shares: errors as one line, the registry, JSON, KEY=VALUE options,
-tables that fit the terminal.
+tables that fit the terminal, groups whose commands are imported when used.
 
 :class:`RefereeGroup` is the root of the command line: it holds the one :class:`CliContext` (the plugin registry,
 loaded once, its warnings said once), mounts the commands plugins register (``referee tournament`` is one, from
 ``tournaments.plugin``), and maps every error of the project to one line and exit code 2, once for all commands.
-``referee/cli.py`` (games, bots, play, replay), ``check_cli.py`` and ``tournaments/cli.py`` use these.
+The commands of ``referee/cli/`` and ``tournaments/cli/`` use these; the options they share are ``options.py``'s.
 """
 
 from __future__ import annotations
@@ -21,60 +21,26 @@ from typing import Any
 
 import typer
 import typer.main
-from tabulate import tabulate, tabulate_formats
 from typer import _click as click  # typer (0.29 on) vendors click: its Context and Command types
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from .errors import ConfigError, RefereeError
-from .plugins import Registry, load_registry
-from .said import DEBUG_BUDGET
-from .terminal import printable
+from ..errors import ConfigError, RefereeError
+from ..plugins import Registry, load_registry
+from ..terminal import printable
 
-__all__ = ["CliContext", "Command", "GAME_OPTION", "MOVE_TIME", "TIME_BANK", "ON_FAULT_HELP", "RefereeGroup",
-           "TABLE_FORMATS", "WIRE_LOG", "check_format", "cli_registry", "command_tree", "fitted_table",
-           "format_table", "interrupt_said", "one_line_errors", "one_of", "parse_options", "print_json",
+__all__ = ["CliContext", "Command", "LazyGroup", "RefereeGroup", "check_format", "cli_registry", "command_tree",
+           "fitted_table", "format_table", "interrupt_said", "one_line_errors", "one_of", "parse_options", "print_json",
            "say_interrupted", "warn"]
 
-#: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
-MAX_MS = 2**31 - 1
-#: ``--on-fault``'s help, with its choices
-ON_FAULT_HELP = ("What a fault costs (C-7): forfeit (every faulted seat is placed below the others) or continue "
-                 "(the places the rules gave stand).")
-
-#: ``--wire-log FILE`` of play, check and tournament run/resume (referee/wirelog.py; docs/CLI.md, "The wire log")
-WIRE_LOG = typer.Option(None, "--wire-log", metavar="FILE",
-                        help="Append every frame to and from the program bots to FILE, one JSON line each. It "
-                             "holds every hand of every game: keep it private (it is created readable by you "
-                             "alone, and the sandbox hides it from the bots).")
-
-#: The options several commands share, declared once (typer takes an option object as a parameter's default).
-MOVE_TIME = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
-                         help="Per-move time limit of every bot (program or in-process), ms.")
-TIME_BANK = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
-                         help="Extra time per game for every bot, spent when a move takes longer, ms.")
-GAME_OPTION = typer.Option([], "--option", "-o", metavar="KEY=VALUE", help="A game option as KEY=VALUE; repeatable.")
-DEBUG_BUDGET_OPTION = typer.Option(str(DEBUG_BUDGET), "--debug-budget", metavar="CHARS|all",
-                                   help="How much of what the bots say per decision (the notes of their replies, "
-                                   "their stderr lines) is kept with each game, in characters: a fault's first, "
-                                   "then in the order of play; 'all' keeps everything.")
 
 
-def debug_budget(text: str) -> int | None:
-    """``--debug-budget``'s value: a number of characters, or None for ``all``."""
-    if text.strip().lower() == "all":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise ConfigError(f"--debug-budget takes a number of characters or 'all', not {text!r:.40}")
-    return value
+def table_formats() -> tuple[str, ...]:
+    """``--format`` values: every tabulate format, plus ``csv`` and an unpadded ``tsv`` (which replaces tabulate's)."""
+    from tabulate import tabulate_formats
 
-#: ``--format`` values: every tabulate format, plus ``csv`` and an unpadded ``tsv`` (which replaces tabulate's)
-TABLE_FORMATS = tuple(sorted({*tabulate_formats, "csv", "tsv"}))
+    return tuple(sorted({*tabulate_formats, "csv", "tsv"}))
 
 
 class _NamedArgument(TyperArgument):
@@ -111,8 +77,9 @@ def one_of(choices: Sequence[str]) -> Callable[[str], str]:
 
 
 def check_format(fmt: str) -> None:
-    if fmt not in TABLE_FORMATS:
-        raise ConfigError(f"unknown --format {fmt!r} (choose from: {', '.join(TABLE_FORMATS)})")
+    formats = table_formats()
+    if fmt not in formats:
+        raise ConfigError(f"unknown --format {fmt!r} (choose from: {', '.join(formats)})")
 
 
 def format_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str) -> str:
@@ -124,6 +91,8 @@ def format_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str
         writer.writerow(headers)
         writer.writerows(["" if v is None else v for v in row] for row in rows)
         return out.getvalue().rstrip("\n")
+    from tabulate import tabulate  # imported when a table is printed: most commands print none
+
     return tabulate(rows, headers=list(headers), tablefmt=fmt, disable_numparse=True)
 
 
@@ -232,15 +201,47 @@ class CliContext:
         return self._registry
 
 
-class RefereeGroup(TyperGroup):
-    """The root command: its own commands, then those plugins register; every error of the project raised by any
-    of them is one line and exit code 2 (:func:`one_line_errors`), here and nowhere else."""
+class LazyGroup(TyperGroup):
+    """A group whose commands are imported when one is run or listed (``--help``), not when the group is built:
+    ``lazy`` names each command's function as ``module:function``, in the order the help lists them. Every command is
+    of the class :class:`Command`."""
+
+    lazy: dict[str, str] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.lazy, *(name for name in super().list_commands(ctx) if name not in self.lazy)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            self.commands[cmd_name] = lazy_command(cmd_name, self.lazy[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+
+def lazy_command(name: str, where: str) -> click.Command:
+    """The command ``name`` made from the function ``where`` names (``module:function``), as typer makes it."""
+    from importlib import import_module
+
+    from typer.models import CommandInfo
+
+    module, _, function = where.partition(":")
+    callback = getattr(import_module(module), function)
+    return typer.main.get_command_from_info(CommandInfo(name=name, cls=Command, callback=callback),
+                                           pretty_exceptions_short=True, rich_markup_mode=None)
+
+
+class RefereeGroup(LazyGroup):
+    """The root command: its own commands (imported when used), then those plugins register; every error of the
+    project raised by any of them is one line and exit code 2 (:func:`one_line_errors`), here and nowhere else."""
+
+    lazy = {"games": "referee.cli.listing:games", "bots": "referee.cli.listing:bots",
+            "play": "referee.cli.play:play", "replay": "referee.cli.play:replay_cmd",
+            "check": "referee.cli.check:check"}
 
     def _context(self, ctx: click.Context) -> CliContext | None:
         """The run's CliContext, made on first use when the root context has none (a caller's own obj stays)."""
         root = ctx.find_root()
         if root.obj is None:
-            root.obj = CliContext(list(self.commands))
+            root.obj = CliContext(list(dict.fromkeys([*self.lazy, *self.commands])))
         return root.obj if isinstance(root.obj, CliContext) else None
 
     def _plugin_command(self, ctx: click.Context, name: str) -> click.Command | None:
@@ -262,7 +263,8 @@ class RefereeGroup(TyperGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         obj = self._context(ctx)
         plugins = sorted(obj.registry.commands) if obj is not None else []
-        return [*super().list_commands(ctx), *(n for n in plugins if n not in self.commands)]
+        own = super().list_commands(ctx)
+        return [*own, *(n for n in plugins if n not in own)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return super().get_command(ctx, cmd_name) or self._plugin_command(ctx, cmd_name)
