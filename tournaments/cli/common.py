@@ -25,7 +25,7 @@ from referee.plugins import Registry
 from referee.sandbox import Sandbox, probe
 from referee.wirelog import WireLog
 
-from ..config import TournamentConfig
+from ..config import Extra, TournamentConfig
 from ..executor import AFFINITIES, DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, Placement
 from ..report import CROSSTABLE_SCORE, Report, interval_source
 from ..run import Progress, run_tournament
@@ -153,7 +153,7 @@ def check_programs(specs: list[str], registry: Registry, game: str, time: TimeCo
             bot.close()
 
 
-#: ``extra["seed"]`` of a tournament whose seed was drawn in secret (no ``--seed``).
+#: ``extra.seed`` of a tournament whose seed was drawn in secret (no ``--seed``).
 DRAWN = "drawn"
 
 
@@ -179,15 +179,16 @@ def secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
             # only the seed's marker is taken: the stored stages (a gauntlet, a ladder's joins) would make another
             # tournament's command look like this one, or its schedule look damaged
             return replace(config, seed=stored["seed"],
-                           extra={**config.extra, **{k: v for k, v in extra.items() if k == "seed"}})
+                           extra=Extra.from_dict({**config.extra.to_dict(), **{k: v for k, v in extra.items()
+                                                                                if k == "seed"}}))
         if extra.get("seed") != DRAWN and stored["seed"] != 1:
             raise ConfigError(f"{db} holds this tournament with --seed {stored['seed']}: give that --seed to "
                               f"continue it (or 'referee tournament resume {db}'), or use another --db")
-        return replace(config, seed=stored["seed"], extra=dict(extra))
-    return replace(config, seed=secrets.randbits(64), extra={**config.extra, "seed": DRAWN})
+        return replace(config, seed=stored["seed"], extra=Extra.from_dict(extra))
+    return replace(config, seed=secrets.randbits(64), extra=replace(config.extra, seed=DRAWN))
 
 
-#: ``extra[DEAL_KEY]``: the key of a tournament's deals (referee/dealkey.py), hex.
+#: ``extra.deal_key``'s name in the stored configuration: the key of a tournament's deals (referee/dealkey.py), hex.
 DEAL_KEY = "deal_key"
 
 
@@ -213,16 +214,16 @@ def keyed_deals(db: Path, config: TournamentConfig, registry: Registry) -> Tourn
 
         if stored is not None and rest(stored) == rest(config.to_dict()):
             key = (stored.get("extra") or {}).get(DEAL_KEY)
-            return replace(config, extra={**config.extra, **({DEAL_KEY: key} if key is not None else {})})
-    return replace(config, extra={**config.extra, DEAL_KEY: derive_key("tournament", config.seed)})
+            return config if key is None else replace(config, extra=replace(config.extra, deal_key=key))
+    return replace(config, extra=replace(config.extra, deal_key=derive_key("tournament", config.seed)))
 
 
 def stored_sandbox(store: Store, config: TournamentConfig, registry: Registry,
                    wire_log: WireLog | None = None) -> Sandbox:
     """The sandbox a stored tournament's games run in (resume): its stored settings, the database and the wire log
     hidden. Stored ``on`` needs bwrap here; a tournament stored without settings runs without, with a warning."""
-    settings = config.extra.get("sandbox")
-    if not isinstance(settings, dict):
+    settings = config.extra.sandbox
+    if settings is None:
         if has_programs(config.specs, registry):
             warn(f"{store.path} was stored before referee had a sandbox: its program bots run without it "
                  f"(sandbox: unknown; docs/SECURITY.md)")

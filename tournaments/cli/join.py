@@ -22,7 +22,6 @@ from ..sprt_run import is_sprt
 from ..storage import Store
 from .common import (
     AFFINITY,
-    DEAL_KEY,
     EXECUTOR,
     FORMAT_HELP,
     SCHEDULER,
@@ -73,7 +72,7 @@ def join(
         sandbox = stored_sandbox(store, joined, registry, wires)
         check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires, seats=config.seats,
                        options=config.options)
-        if has_programs(bot, registry) and DEAL_KEY not in config.extra:  # its stored games keep their deals
+        if has_programs(bot, registry) and config.extra.deal_key is None:  # its stored games keep their deals
             warn(f"{db}'s deals are not keyed (its entrants were in-process bots, or it was stored before deals were "
                  f"keyed): a program bot can find them from its hand, as from a small --seed (docs/SECURITY.md)")
         store.replace_config(stored, joined.to_dict())
@@ -102,9 +101,9 @@ def _joined(config: TournamentConfig, specs: list[str], registry: Registry) -> T
             taken.add(name)
             new.append(name)
     before = len(config.entrants)
-    stages = list(config.extra.get("stages") or [["round_robin", before]])
+    stages = list(config.extra.stages or [["round_robin", before]])
     stages.append(["join", before, before + len(specs)])
     joined = replace(config, entrants=[*config.entrants, *new], specs=[*config.specs, *specs],
-                     extra={**config.extra, "stages": stages})
+                     extra=replace(config.extra, stages=stages))
     joined.tables()  # a damaged stage list is one line here
     return joined

@@ -28,7 +28,7 @@ from referee.errors import ConfigError
 from referee.match import check_policy
 from referee.wirelog import WireLog
 
-from ..config import TournamentConfig, sandbox_mode
+from ..config import Extra, TournamentConfig, sandbox_mode
 from ..executor import Placement, executor_factory
 from ..report import stored_report
 from ..schedule import Pairing
@@ -161,8 +161,8 @@ def run(
     confined = confinement(specs, registry, sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k, games=games,
                               duplicate=duplicate, seed=seed or 0, move_time_ms=move_time, policy=on_fault,
-                              extra={"sandbox": confined.settings(),
-                                     **({"stages": [["gauntlet", field, len(gauntlet)]]} if gauntlet else {})},
+                              extra=Extra(sandbox=confined.settings(),
+                                          stages=[["gauntlet", field, len(gauntlet)]] if gauntlet else None),
                               time_bank_ms=time_bank, debug_budget=debug_budget(debug))
     if total_games is not None:
         config = replace(config, games=rounds_for(total_games, config, chosen.teams(k)))

@@ -36,7 +36,7 @@ from referee.match import check_policy
 from referee.plugins import Registry
 from referee.wirelog import WireLog
 
-from ..config import TournamentConfig, sandbox_mode
+from ..config import Extra, TournamentConfig, sandbox_mode
 from ..executor import ExecutorFactory, Placement, executor_factory
 from ..schedule import substitution_size
 from ..sprt import Model, SprtSettings
@@ -197,7 +197,7 @@ def sprt(
                               games=max(1, max_games // per_deal), duplicate=True, seed=seed or 0,
                               move_time_ms=move_time, policy=on_fault, time_bank_ms=time_bank,
                               debug_budget=debug_budget(debug),
-                              extra={"sandbox": confined.settings(), "sprt": SprtPlan.settings_dict(settings)})
+                              extra=Extra(sandbox=confined.settings(), sprt=SprtPlan.settings_dict(settings)))
     check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires,
                    seats=config.seats, options=config.options)
     if seed is None:
