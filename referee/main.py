@@ -32,6 +32,11 @@ def _forget_caught_interrupt() -> None:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # what 'referee --version' prints, without importing the command line
+        from .version import version
+
+        sys.stdout.write(f"referee {version()}\n")
+        sys.exit(0)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where ^C is ignored (nohup, &)
         signal.signal(signal.SIGINT, _on_sigint)
     try:

@@ -29,21 +29,10 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
+        from ..version import version
+
         typer.echo(f"referee {version()}")
         raise typer.Exit()
-
-
-def version() -> str:
-    """The installed version; run from a source tree that is not installed, the package's own."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    try:
-        return installed("referee")
-    except PackageNotFoundError:
-        from .. import __version__
-
-        return __version__
 
 
 @app.callback()

@@ -17,18 +17,20 @@ import shutil
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 import typer.main
 from typer import _click as click  # typer (0.29 on) vendors click: its Context and Command types
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ..errors import ConfigError, RefereeError
-from ..plugins import Registry, load_registry
 from ..terminal import printable
+
+if TYPE_CHECKING:
+    from ..plugins import Registry
 
 __all__ = ["CliContext", "Command", "LazyGroup", "RefereeGroup", "check_format", "cli_registry", "command_tree",
            "fitted_table", "format_table", "interrupt_said", "one_line_errors", "one_of", "parse_options", "print_json",
@@ -55,6 +57,14 @@ class _NamedArgument(TyperArgument):
         return None if self.metavar is not None else super().display_type_rich(ctx)
 
 
+def _plain_help_option(option: TyperOption | None) -> TyperOption | None:
+    """``--help`` not given reads False, not None: typer checks every value but a bool flag's with pydantic, which
+    takes a tenth of a second to import, and a command whose options are flags then needs none of it."""
+    if option is not None and option.default is None:
+        option.default = False
+    return option
+
+
 class Command(TyperCommand):
     """The class of every ``referee`` command (``@app.command(cls=Command)``): arguments with a metavar are shown
     by it alone (options already are)."""
@@ -64,6 +74,9 @@ class Command(TyperCommand):
         for param in self.params:
             if type(param) is TyperArgument and param.metavar is not None:
                 param.__class__ = _NamedArgument
+
+    def get_help_option(self, ctx: click.Context) -> TyperOption | None:
+        return _plain_help_option(super().get_help_option(ctx))
 
 
 def one_of(choices: Sequence[str]) -> Callable[[str], str]:
@@ -195,6 +208,8 @@ class CliContext:
     @property
     def registry(self) -> Registry:
         if self._registry is None:
+            from ..plugins import load_registry  # the games, the bots and the plugins: when a command asks
+
             self._registry = load_registry(commands=True, reserved=self.builtin_commands)
             for error in self._registry.errors:
                 warn(str(error))
@@ -207,6 +222,9 @@ class LazyGroup(TyperGroup):
     of the class :class:`Command`."""
 
     lazy: dict[str, str] = {}
+
+    def get_help_option(self, ctx: click.Context) -> TyperOption | None:
+        return _plain_help_option(super().get_help_option(ctx))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*self.lazy, *(name for name in super().list_commands(ctx) if name not in self.lazy)]

@@ -13,7 +13,6 @@ import typer
 from tabulate import tabulate
 
 from ..botspec import BotSpec, check_supports, entrant_names, parse_spec
-from ..cgroups import describe as protections
 from ..clock import TimeControl
 from ..dealkey import derive_key, keyed_seed
 from ..engine import Game, State
@@ -189,6 +188,8 @@ def play(
     try:
         deal = keyed_seed(derive_key("play", seed), seed) if confined is not None else seed
         if confined is not None:  # which protections the program bots get here, in one line
+            from ..cgroups import describe as protections
+
             typer.echo(f"protections: {protections(confined.enabled)}", err=True)
         result = play_game(chosen, players, seed=deal, options=options, dealer=dealer, policy=on_fault,
                            listener=_narrator(chosen, out) if verbose else None)
