@@ -44,5 +44,13 @@ def test_a_command_imports_no_other_command_nor_what_it_does_not_use(args: list[
     assert {m for m in modules if m.startswith(HEAVY)} == set()
 
 
-def test_games_needs_no_pydantic() -> None:
-    assert "pydantic" not in imported("games")  # typer checks values with it; games has only a flag
+@pytest.mark.parametrize("args", [["games"], ["play", "durak", "-b", "random", "-b", "random", "--seed", "1"]])
+def test_plain_values_need_no_pydantic(args: list[str]) -> None:
+    assert "pydantic" not in imported(*args)  # typer checks values with it: referee.cli.common._PlainValues
+
+
+def test_a_value_typer_refuses_is_refused_as_before() -> None:
+    done = subprocess.run([sys.executable, "-m", "referee", "play", "durak", "-b", "random", "-b", "random",
+                           "--move-time", "0"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert "Invalid value for '--move-time': Input should be greater than or equal to 1" in done.stderr
