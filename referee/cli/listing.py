@@ -7,7 +7,8 @@ from typing import Any
 
 import typer
 
-from .common import cli_registry, fitted_table, print_json
+from .common import cli_registry, print_json
+from .tables import fitted_table
 
 __all__ = ["bots", "games"]
 

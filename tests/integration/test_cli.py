@@ -20,7 +20,8 @@ import typer
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.cli.common import command_tree, fitted_table
+from referee.cli.common import command_tree
+from referee.cli.tables import fitted_table
 
 PLAY = ["play", "durak", "--bot", "random", "--bot", "first"]
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from cli_process import run_referee
 
-from referee.cli.common import format_table
+from referee.cli.tables import format_table
 from referee.plugins import load_registry
 from tournaments.cli.games import write_aligned, write_games_json
 from tournaments.config import TournamentConfig

@@ -16,8 +16,9 @@ import typer
 
 from referee.botspec import check_supports, parse_spec, refuse_interactive
 from referee.botspec import entrant_names as botspec_names
-from referee.cli.common import format_table, one_of, print_json, say_interrupted, warn
+from referee.cli.common import one_of, print_json, say_interrupted, warn
 from referee.cli.options import sandbox_for
+from referee.cli.tables import format_table
 from referee.clock import TimeControl
 from referee.dealkey import derive_key
 from referee.errors import ConfigError, ExecutorError

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 import typer
 
-from referee.cli.common import check_format, format_table
+from referee.cli.tables import check_format, format_table
 from referee.errors import ConfigError
 
 from ..storage import GameRow, Store

@@ -9,8 +9,9 @@ from pathlib import Path
 import typer
 
 from referee.botspec import parse_spec
-from referee.cli.common import check_format, cli_registry, warn
+from referee.cli.common import cli_registry, warn
 from referee.cli.options import WIRE_LOG
+from referee.cli.tables import check_format
 from referee.errors import ConfigError
 from referee.plugins import Registry
 from referee.wirelog import WireLog

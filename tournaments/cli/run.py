@@ -9,7 +9,7 @@ import typer
 
 from referee.botspec import default_field
 from referee.cgroups import describe as protections
-from referee.cli.common import check_format, cli_registry, option_given, parse_options
+from referee.cli.common import cli_registry, option_given, parse_options
 from referee.cli.options import (
     BOT_ENV,
     BOT_FILE_SIZE,
@@ -24,6 +24,7 @@ from referee.cli.options import (
     WIRE_LOG,
     debug_budget,
 )
+from referee.cli.tables import check_format
 from referee.errors import ConfigError
 from referee.match import check_policy
 from referee.wirelog import WireLog

@@ -9,8 +9,9 @@ import typer
 
 from referee.botspec import parse_spec
 from referee.cgroups import describe as protections
-from referee.cli.common import check_format, cli_registry
+from referee.cli.common import cli_registry
 from referee.cli.options import WIRE_LOG
+from referee.cli.tables import check_format
 from referee.errors import ConfigError
 from referee.wirelog import WireLog
 
