@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +194,21 @@ class LazyGroup(TyperGroup):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*self.lazy, *(name for name in super().list_commands(ctx) if name not in self.lazy)]
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        """typer's, with the commands not imported yet among those a mistyped name is said to be close to."""
+        suggest, self.suggest_commands = self.suggest_commands, False
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.UsageError as exc:
+            names = list(dict.fromkeys([*self.lazy, *self.commands]))
+            matches = get_close_matches(args[0], names) if suggest and args else []
+            if matches:
+                exc.message = f"{exc.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
+            raise
+        finally:
+            self.suggest_commands = suggest
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy:

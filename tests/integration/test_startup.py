@@ -54,3 +54,11 @@ def test_a_value_typer_refuses_is_refused_as_before() -> None:
                            "--move-time", "0"], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2
     assert "Invalid value for '--move-time': Input should be greater than or equal to 1" in done.stderr
+
+
+@pytest.mark.parametrize(("args", "said"), [(["plya"], "Did you mean 'play', 'replay'?"),
+                                            (["tournament", "rn"], "Did you mean 'run'?")])
+def test_a_mistyped_command_is_still_matched_with_those_not_imported(args: list[str], said: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 2 and said in done.stderr, done.stderr
