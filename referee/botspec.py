@@ -23,21 +23,20 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from protocol.bot import Bot
 from protocol.errors import BotError, BotTimeout
-from referee.remote import RemoteBot
-from referee.transport import ProcessTransport
 
 from . import __version__
-from .cli_common import MAX_MS
-from .clock import Clocked, TimeControl
+from .clock import MAX_MS, Clocked, TimeControl
 from .errors import ConfigError
 from .plugins import Registry
-from .sandbox import Sandbox
 from .terminal import printable
-from .wirelog import WireLog
+
+if TYPE_CHECKING:  # a program bot's modules are imported when one is made: in-process bots need none of them
+    from .sandbox import Sandbox
+    from .wirelog import WireLog
 
 __all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "declared_excludes", "default_field", "entrant_names",
            "option_text", "parse_spec", "refuse_interactive", "same_value", "useful_line"]
@@ -110,6 +109,9 @@ class BotSpec:
             if self.given_name is not None:
                 bot.name = self.given_name
             return bot
+        from .remote import RemoteBot
+        from .transport import ProcessTransport
+
         name = self.display_name
         argv = list(self.argv)
         popen = sandbox.popen if sandbox is not None else None
@@ -433,6 +435,8 @@ def check_supports(bot: Bot, spec: BotSpec, game: str, seats: int | None = None,
             raise ConfigError(f"bot {spec.name!r} does not play {game} (it plays: "
                               f"{', '.join(spec.registered_games)})")
         return
+    from .remote import RemoteBot
+
     assert isinstance(bot, RemoteBot)
     if not bot.alive:  # a program that cannot start or shake hands is refused before the first game
         try:

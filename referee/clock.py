@@ -19,10 +19,13 @@ from protocol.actions import Action
 from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo, HasStderr
 from protocol.errors import BotStalled, BotTimeout
 
-__all__ = ["Clock", "Clocked", "KeepsClock", "LATENCY_GRACE", "TimeControl"]
+__all__ = ["Clock", "Clocked", "KeepsClock", "LATENCY_GRACE", "MAX_MS", "TimeControl"]
 
 #: Added to every announced deadline for the pipe and scheduling latency, in seconds.
 LATENCY_GRACE = 0.05
+
+#: The longest time limit in ms a bot can be given (a poll() time-out is a C int).
+MAX_MS = 2**31 - 1
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,8 @@ from referee.html import environment, replay_html, write_page
 from referee.plugins import Registry
 from referee.record import record_from_dict
 
-from .cli import sandbox_mode, stored_report
-from .config import TournamentConfig
-from .report import CROSSTABLE_SCORE, Report, build_report, interval_source
+from .config import TournamentConfig, sandbox_mode
+from .report import CROSSTABLE_SCORE, Report, build_report, interval_source, stored_report
 from .storage import GameRow, Store
 
 __all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "TIMES_GAMES", "ReportPage", "move_limits", "report_page",

@@ -1,7 +1,7 @@
 """Running an SPRT: deal after deal of the substitution schedule until the test decides (tournaments/sprt.py).
 
 An SPRT is stored like any tournament (the configuration, one row per game, committed a batch at a time), with
-its settings in the configuration's ``extra["sprt"]``; the entrants are the candidate, the baseline, then the
+its settings in the configuration's ``extra.sprt``; the entrants are the candidate, the baseline, then the
 field. The test is a function of the stored games: the paired scores of the deals whose games are all stored. So
 a resumed SPRT goes on from where it stopped and a finished one is decided again from its rows alone.
 
@@ -40,7 +40,7 @@ class SprtPlan:
 
     @classmethod
     def of(cls, config: TournamentConfig) -> SprtPlan:
-        data = config.extra.get("sprt")
+        data = config.extra.sprt
         if not isinstance(data, dict):
             raise ConfigError("this tournament is not an SPRT (no 'sprt' settings in its configuration)")
         try:

@@ -1,4 +1,4 @@
-"""The command line (referee/cli.py): games, bots, play, replay; errors as one line and exit code 2.
+"""The command line (referee/cli/): games, bots, play, replay; errors as one line and exit code 2.
 
 Most tests drive the typer app in-process with :class:`typer.testing.CliRunner` (click >= 8.2 keeps stdout and
 stderr apart in ``result.stdout`` / ``result.stderr``); a few run the installed ``referee`` script for real.
@@ -20,7 +20,8 @@ import typer
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.cli_common import command_tree, fitted_table
+from referee.cli.common import command_tree
+from referee.cli.tables import fitted_table
 
 PLAY = ["play", "durak", "--bot", "random", "--bot", "first"]
 

@@ -18,7 +18,7 @@ from html_browser import browser, no_errors, open_page
 
 from bots.heuristic import HeuristicBot
 from bots.random import RandomBot
-from referee.cli_common import cli_registry
+from referee.cli.common import cli_registry
 from referee.engine import State
 from referee.html import replay_data, replay_html
 from referee.html.replay import SAID_SHOWN

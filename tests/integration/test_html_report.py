@@ -16,7 +16,7 @@ import pytest
 from cli_process import ROOT, run_referee
 from html_browser import browser, no_errors, open_page
 
-from referee.cli_common import cli_registry
+from referee.cli.common import cli_registry
 from tournaments import report_html
 from tournaments.report import build_report
 from tournaments.storage import GameRow, Store

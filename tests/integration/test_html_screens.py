@@ -15,7 +15,7 @@ from html_browser import browser, no_errors, open_page
 from bots.heuristic import HeuristicBot
 from bots.random import RandomBot
 from protocol.bot import BotBase
-from referee.cli_common import cli_registry
+from referee.cli.common import cli_registry
 from referee.engine import State
 from referee.html import replay_html
 from referee.match import GameRecord, Said, play_game

@@ -35,7 +35,7 @@ from referee.check.harness import (
 )
 from referee.check.report import Header, Tree, failures, list_cases, report_json, summary_line
 from referee.check.verdicts import GROUPS, Case, CaseResult, Finding, Level, Verdict, exit_code, tally
-from referee.check_cli import program_for
+from referee.cli.check import program_for
 from referee.plugins import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,5 @@
-"""Imports flow one way: protocol ← bots, referee ← tournaments (DEVELOPERS.md; issue 13, move 2).
+"""Imports flow one way: protocol ← bots, referee ← tournaments (DEVELOPERS.md; issue 13, move 2), and the
+command modules (referee/cli/, tournaments/cli/) sit on top: no other module imports them (issue 36).
 
 Every import statement of every module is read, those inside functions too (a lazy import is still a dependency).
 The command line of ``tournaments`` reaches ``referee`` through the ``register_commands`` plugin hook, so the core
@@ -52,3 +53,52 @@ def test_the_scan_sees_a_lazy_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from tournaments.cli import app\n    from . import x\n    import protocol.wire\n")
     assert project_imports(module, "referee") == {"tournaments", "protocol"}
+
+
+#: the command modules: the command line's folders
+COMMANDS = ("referee.cli", "tournaments.cli")
+#: modules outside them that may import a command module: the console script and the plugin that mounts the
+#: tournament commands (inside its hook)
+ENTRY_POINTS = {"referee.main", "referee.__main__", "tournaments.plugin"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, name: str | None = None) -> set[str]:
+    """Every module the file of module ``name`` (default: its path's) imports, by its full name (relative imports
+    resolved; ``from a import b`` gives both ``a`` and ``a.b``, as ``b`` may be a module)."""
+    name = name or module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([node.module] if node.module else [])])
+            found |= {base, *(f"{base}.{alias.name}" for alias in node.names)}
+    return found
+
+
+def is_command(module: str) -> bool:
+    return any(module == c or module.startswith(c + ".") for c in COMMANDS)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_domain_code_imports_no_command_module(package: str) -> None:
+    wrong = {str(path.relative_to(ROOT)): sorted(filter(is_command, imported_modules(path)))
+             for path in sorted((ROOT / package).rglob("*.py"))
+             if not is_command(module_name(path)) and module_name(path) not in ENTRY_POINTS}
+    assert {path: bad for path, bad in wrong.items() if bad} == {}
+
+
+def test_the_scan_sees_a_command_module_imported_relatively(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("from .cli.common import x\nfrom .config import y\ndef f():\n    import referee.cli\n")
+    found = {m for m in imported_modules(module, "tournaments.report_html") if is_command(m)}
+    assert found == {"tournaments.cli.common", "tournaments.cli.common.x", "referee.cli"}

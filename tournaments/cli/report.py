@@ -7,17 +7,15 @@ from pathlib import Path
 
 import typer
 
-from referee.cli_common import Command, cli_registry
+from referee.cli.common import cli_registry
 from referee.errors import ConfigError
 
-from .cli import app
-from .report_html import DEFAULT_REPLAYS, write_report
-from .storage import Store
+from ..report_html import DEFAULT_REPLAYS, write_report
+from ..storage import Store
 
 __all__ = ["report"]
 
 
-@app.command(cls=Command)
 def report(
     db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
     out: Path = typer.Option(Path("report.html"), "--out", "-o", metavar="FILE",
