@@ -394,7 +394,11 @@ def test_play_check_and_tournament_say_which_protections_are_on(mode: str, expec
     assert f"protections: sandbox on (bwrap); {expected}" in played.stderr
     assert f"protections: sandbox on (bwrap); {expected}" in checked.stdout
     assert f"protections: sandbox on (bwrap); {expected}" in run.stderr
-    off = referee("play", "durak", "-b", random_bot, "-b", "random", "--seed", "1", "--sandbox", "off")
+
+
+def test_play_says_no_protections_with_the_sandbox_off() -> None:
+    """Once, not for each cgroups mode: with the sandbox off the mode plays no part."""
+    off = referee("play", "durak", "-b", f"cmd:{PY} -m bots.random", "-b", "random", "--seed", "1", "--sandbox", "off")
     assert "protections: sandbox off: no limits, no freezing" in off.stderr
 
 
