@@ -21,7 +21,9 @@ at which its card arrives) and the hidden cards are placed in them under what th
 
 The cards are placed one by one, the most constrained first, each uniformly among the free slots it may take. That is
 exactly uniform among the deals that fit when the allowed slot sets nest (no player was skipped: the usual case),
-and approximately uniform otherwise; a dead end (rare) is retried, then solved by an augmenting-path matching.
+and approximately uniform otherwise; a dead end (rare) is solved by an augmenting-path matching. The inferences
+that a seat asked held a card are made true by swaps, and where swaps get stuck by choosing a witness card for each:
+a placement is found whenever the view fits (the solvers are :mod:`referee.games.deals`).
 
 Whose decision the view ends at is not in the view. Where the rules hide it (a throw-in walk skips silently, redeal
 offers are private) the worlds assume that the seat itself is asked when it can be, since a bot samples at its own
@@ -42,6 +44,7 @@ from protocol.cards import Deck
 from ...engine import Worlds
 from ...errors import IllegalActionError, RecordError
 from ..cards import bits
+from ..deals import solve
 from .base import (
     ATTACK,
     DEFEND,
@@ -599,86 +602,11 @@ class DurakWorlds(Worlds):
         """The last deal's order: the hidden cards placed in the hidden slots (module docstring)."""
         if self.now_in_redeal:
             return self._simple_deal(self.deals[-1], rng, self._redeal_witness(rng))
-        allowed = self.allowed
-        for _ in range(TRIES):
-            placed = self._place(allowed, rng) or self._match(allowed, rng)
-            if placed is None:
-                break
-            if self._repair(placed, rng):
-                return self._fill(placed)
-        raise self._fail("the hidden cards fit no deal")
-
-    def _repair(self, placed: dict[int, int], rng: random.Random) -> bool:
-        """Make every "holds one of" true by swaps that keep each card in a slot it may take and never leave more of
-        them false (a local search, seeded by ``rng``); False if it gives up."""
-        musts, allowed = self.musts, self.allowed
-
-        def unmet() -> list[list[tuple[int, int]]]:
-            return [pairs for pairs in musts if not any(1 << placed[c] & slots for c, slots in pairs)]
-
-        wrong = unmet()
-        if not wrong:
-            return True
-        at = {j: c for c, j in placed.items()}
-        for _ in range(REPAIRS):
-            pairs = wrong[rng.randrange(len(wrong))]
-            c, slots = pairs[rng.randrange(len(pairs))]
-            m = slots
-            for _ in range(rng.randrange(m.bit_count())):
-                m &= m - 1
-            j1 = (m & -m).bit_length() - 1
-            j0 = placed[c]
-            d = at[j1]
-            if d == c or not allowed[d] >> j0 & 1:
-                continue
-            placed[c], placed[d], at[j0], at[j1] = j1, j0, d, c
-            now_wrong = unmet()
-            if len(now_wrong) > len(wrong):
-                placed[c], placed[d], at[j0], at[j1] = j0, j1, c, d
-                continue
-            wrong = now_wrong
-            if not wrong:
-                return True
-        return False
-
-    def _place(self, allowed: Mapping[int, int], rng: random.Random) -> dict[int, int] | None:
-        """Each card, most constrained first, in a free slot it may take, uniformly; None at a dead end."""
-        free = (1 << len(self.slot_pos)) - 1
-        placed = {}
-        order = self.order if allowed is self.allowed else sorted(allowed, key=lambda c: allowed[c].bit_count())
-        for c in order:
-            m = allowed[c] & free
-            if not m:
-                return None
-            for _ in range(rng.randrange(m.bit_count())):
-                m &= m - 1
-            low = m & -m
-            free ^= low
-            placed[c] = low.bit_length() - 1
-        return placed
-
-    def _match(self, allowed: Mapping[int, int], rng: random.Random) -> dict[int, int] | None:
-        """A placement by augmenting paths (Kuhn), cards and slots in random order: found whenever one exists."""
-        holder: dict[int, int] = {}
-        options = {c: bits(m) for c, m in allowed.items()}
-        for slots in options.values():
-            rng.shuffle(slots)
-
-        def augment(c: int, seen: set[int]) -> bool:
-            for j in options[c]:
-                if j not in seen:
-                    seen.add(j)
-                    if j not in holder or augment(holder[j], seen):
-                        holder[j] = c
-                        return True
-            return False
-
-        cards = list(allowed)
-        rng.shuffle(cards)
-        for c in cards:
-            if not augment(c, set()):
-                return None
-        return {c: j for j, c in holder.items()}
+        placed = solve(self.allowed, self.musts, len(self.slot_pos), rng, tries=TRIES, swaps=REPAIRS,
+                       order=self.order)
+        if placed is None:
+            raise self._fail("the hidden cards fit no deal")
+        return self._fill(placed)
 
     def _fill(self, placed: Mapping[int, int]) -> list[int]:
         order = list(self.base)
