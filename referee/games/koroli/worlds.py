@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from protocol.actions import Action
@@ -47,6 +46,7 @@ from ...engine import Game, State, View, Worlds
 from ...errors import IllegalActionError, RecordError
 from ...rng import SplitMix64
 from ..cards import bits, tables
+from ..deals import deal_hidden
 from . import koroli52 as k52
 from .koroli import KINDS, KoroliState
 from .koroli52 import Koroli52State
@@ -59,82 +59,6 @@ MAX_TRIES = 200
 
 
 # ---------------------------------------------------------------------------------------------- dealing
-
-
-def deal_hidden(cards: Sequence[int], allowed: Sequence[int], room: Sequence[int],
-                rng: random.Random) -> list[int] | None:
-    """Deal ``cards`` to holders 0 … h-1: ``cards[i]`` may go to the holders of the bitmask ``allowed[i]``, holder
-    ``k`` gets ``room[k]`` cards (``sum(room) == len(cards)``). Returns one card bitmask per holder, or None when no
-    deal fits.
-
-    Cards go most constrained first, each to a holder with room, chosen with a weight of its room among the holders
-    after which the rest still fits (Hall's condition over every set of holders), so the draw never runs into a
-    dead end; once only unconstrained cards are left they are shuffled into the room that remains."""
-    h = len(room)
-    full = (1 << h) - 1
-    room = list(room)
-    if sum(room) != len(cards) or min(room, default=0) < 0:
-        return None
-    need = [0] * (full + 1)
-    for a in allowed:
-        need[a & full] += 1
-    if need[0] or not _fits(need, room, full):
-        return None
-    order = list(range(len(cards)))
-    rng.shuffle(order)
-    order.sort(key=lambda i: (allowed[i] & full).bit_count())
-    hands = [0] * h
-    free: list[int] = []
-    for i in order:
-        a = allowed[i] & full
-        if a == full and need[full] == sum(need):  # the rest is unconstrained
-            free.append(cards[i])
-            continue
-        need[a] -= 1
-        choices = [k for k in range(h) if a >> k & 1 and room[k]]
-        if len(choices) > 1:  # (a lone choice keeps the rest fitting: every deal that fits puts the card there)
-            weights = []
-            for k in choices[:]:
-                room[k] -= 1
-                if _fits(need, room, full):
-                    weights.append(room[k] + 1)
-                else:
-                    choices.remove(k)
-                room[k] += 1
-        if not choices:
-            return None
-        k = choices[0] if len(choices) == 1 else rng.choices(choices, weights)[0]
-        room[k] -= 1
-        hands[k] |= 1 << cards[i]
-    rng.shuffle(free)
-    at = 0
-    for k in range(h):
-        for c in free[at:at + room[k]]:
-            hands[k] |= 1 << c
-        at += room[k]
-    return hands
-
-
-def _fits(need: Sequence[int], room: Sequence[int], full: int) -> bool:
-    """Hall's condition: for every set S of holders, the cards that may only go to S fit in S's room."""
-    for masks, members in _subsets(full):
-        cards = 0
-        for m in masks:
-            cards += need[m]
-        if cards:
-            space = 0
-            for k in members:
-                space += room[k]
-            if cards > space:
-                return False
-    return True
-
-
-@cache
-def _subsets(full: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Per proper set S of the holders of ``full``: the masks inside S, and S's holders."""
-    return tuple((tuple(m for m in range(1, s + 1) if m & ~s == 0), tuple(k for k in range(full.bit_length())
-                                                                          if s >> k & 1)) for s in range(1, full))
 
 
 def _order(hands: Sequence[Sequence[int]], receivers: Sequence[int]) -> list[int]:

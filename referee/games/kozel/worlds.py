@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 from math import comb
 from typing import Any
 
@@ -58,6 +57,7 @@ from ...engine import Game, State, View, Worlds
 from ...errors import IllegalActionError, RecordError
 from ...rng import SplitMix64
 from ..cards import DECK36, bits, tables
+from ..deals import Dealer
 from .base import REDEAL
 from .hvaleny import FORBIDDEN_ACES, KH_RULES, HvalenyState
 from .kozel import HAND, KOZEL_DECK, REMOVED_3P, KozelState
@@ -330,83 +330,6 @@ class _Shuffle:
         return [c for cards in self.laid.values() if cards for c in cards]
 
 
-@cache
-def _splits(n: int, caps: tuple[int, ...], allowed: int) -> tuple[tuple[int, ...], ...]:
-    """The ways to split n cards over len(caps) seats, none to a seat outside ``allowed`` (a bitmask)."""
-    out: list[tuple[int, ...]] = []
-
-    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
-        if i == len(caps):
-            if left == 0:
-                out.append(acc)
-            return
-        top = min(left, caps[i]) if allowed >> i & 1 else 0
-        for a in range(top + 1):
-            rec(i + 1, left - a, (*acc, a))
-
-    rec(0, n, ())
-    return tuple(out)
-
-
-def _multinomial(n: int, parts: Sequence[int]) -> int:
-    out, left = 1, n
-    for a in parts:
-        out *= comb(left, a)
-        left -= a
-    return out
-
-
-class _Dealer:
-    """Deal ``cards`` to ``seats`` (the hidden hands), ``caps[i]`` each, each card only to the seats its mask
-    allows: exactly uniform among those deals. The cards are grouped by mask; the deals are counted group by group
-    (memoised on the capacities left), and a deal is drawn group by group in proportion to its completions."""
-
-    def __init__(self, cards: Sequence[int], masks: Mapping[int, int], caps: Sequence[int]) -> None:
-        groups: dict[int, list[int]] = {}
-        for c in cards:
-            groups.setdefault(masks[c], []).append(c)
-        self.groups = sorted(groups.items())
-        self.caps = tuple(caps)
-        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.choices: dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]] = {}
-        if sum(caps) != len(cards) or self.count(0, self.caps) == 0:
-            raise RecordError("no deal of the hidden cards fits the view")
-
-    def count(self, g: int, caps: tuple[int, ...]) -> int:
-        if g == len(self.groups):
-            return 1 if not any(caps) else 0
-        key = (g, caps)
-        if key not in self.memo:
-            mask, cards = self.groups[g]
-            total = 0
-            options = []
-            for split in _splits(len(cards), caps, mask):
-                rest = tuple(c - a for c, a in zip(caps, split, strict=True))
-                ways = _multinomial(len(cards), split) * self.count(g + 1, rest)
-                if ways:
-                    total += ways
-                    options.append((total, split))
-            self.memo[key] = total
-            self.choices[key] = options
-        return self.memo[key]
-
-    def deal(self, rng: random.Random) -> list[list[int]]:
-        hands: list[list[int]] = [[] for _ in self.caps]
-        caps = self.caps
-        for g, (_, cards) in enumerate(self.groups):
-            total = self.count(g, caps)
-            pick = rng.randrange(total)
-            split = next(s for upto, s in self.choices[g, caps] if pick < upto)
-            order = cards[:]
-            rng.shuffle(order)
-            k = 0
-            for i, a in enumerate(split):
-                hands[i].extend(order[k:k + a])
-                k += a
-            caps = tuple(c - a for c, a in zip(caps, split, strict=True))
-        return hands
-
-
 class _TeamWorlds(_Replay):
     """``kozel-hvaleny`` and ``kozel-nn``: per shuffle, a uniform deal of the unseen cards among the places each may
     be in (module docstring); after a boasting, the cards of each hand split between its pairs and its fill."""
@@ -543,8 +466,8 @@ class _TeamWorlds(_Replay):
         self.shuffles = shuffles
         self.asking = self._open_offer(shuffles[-1], last)
         fit = random.Random(0x0DEA1)
-        self.past = [self._draw(s, _Dealer(*self._hidden(s)), fit)[0] for s in shuffles[:-1]]
-        self.dealer_now = _Dealer(*self._hidden(shuffles[-1]))
+        self.past = [self._draw(s, Dealer(*self._hidden(s)), fit)[0] for s in shuffles[:-1]]
+        self.dealer_now = Dealer(*self._hidden(shuffles[-1]))
         self._finish_init(dict(last, events=events))
 
     def _infer(self, cur: _Shuffle, who: int, card: int, trick: list[tuple[int, int]], led: int) -> None:
@@ -640,7 +563,7 @@ class _TeamWorlds(_Replay):
         fits = [p for p in asking if KH_RULES.hand_points(hands[p]) <= 13]
         return fits or None
 
-    def _draw(self, s: _Shuffle, dealer: _Dealer, rng: random.Random, asking: list[int] | None = None
+    def _draw(self, s: _Shuffle, dealer: Dealer, rng: random.Random, asking: list[int] | None = None
               ) -> tuple[list[int], int | None, list[int]]:
         """A deck order for shuffle ``s``, the seat asked now, and the boaster's face-down cards (when hidden)."""
         me = self.seat
