@@ -13,6 +13,7 @@ from protocol.cards import Deck
 
 from ...errors import RecordError
 from ..cards import bits
+from ..seatview import card_of, read_view
 from .base import (
     ATTACK,
     DEFEND,
@@ -80,10 +81,7 @@ class DurakView:
     t: Tables
 
     def _card(self, text: Any) -> int:
-        index = self.index.get(text)
-        if index is None:
-            raise RecordError(f"the view does not fit {self.game.id}: {text!r} is not a card of its deck")
-        return index
+        return card_of(self.index, text, self._fail)
 
     def _fail(self, why: str) -> RecordError:
         return RecordError(f"the view does not fit {self.game.id}: {why}")
@@ -96,17 +94,9 @@ class DurakView:
             raise self._fail(f"malformed event or observation ({exc!r})") from None
 
     def _read_view(self, view: Sequence[Mapping[str, Any]], assume: bool) -> None:
-        if not view:
-            raise self._fail("the view is empty (it starts with the observation at the deal)")
         self.index = {text: i for i, text in enumerate(self.t.texts)}
-        self.events: list[dict[str, Any]] = [e for obs in view for e in obs["events"]]
-        self.last = last = view[-1]
-        if last["game"] != self.game.id or last["seat"] != self.seat or last["seats"] != self.seats:
-            raise self._fail(f"the view is of {last['game']} seat {last['seat']} of {last['seats']}, not "
-                             f"{self.game.id} seat {self.seat} of {self.seats}")
+        self.events, _, self.last = read_view(view, self.game.id, self.seats, self.seat, self._fail)
         events = self.events
-        if not events or events[0]["type"] != "deal":
-            raise self._fail("the view does not start at the deal")
         self.dealer = int(events[0]["dealer"])
         if not 0 <= self.dealer < self.seats:
             raise self._fail(f"dealer {self.dealer} is not a seat")

@@ -47,6 +47,7 @@ from ...errors import IllegalActionError, RecordError
 from ...rng import SplitMix64
 from ..cards import bits, tables
 from ..deals import deal_hidden
+from ..seatview import card_of, mask_of, read_view
 from .koroli import KINDS, KoroliState
 
 __all__ = ["KoroliWorlds", "deal_hidden", "MAX_TRIES"]
@@ -89,31 +90,12 @@ class _Deal:
         self.tour1_trump: int | None = None  # koroli52: the trump drawn in tour 1 (K52-8)
 
 
-def _events(view: View, game_id: str, seat: int) -> list[tuple[int, Mapping[str, Any]]]:
-    """Every event of the view, with the index of the observation that brought it."""
-    if not view:
-        raise RecordError(f"{game_id}: an empty view (it starts with the observation at since=0)")
-    out: list[tuple[int, Mapping[str, Any]]] = []
-    for k, obs in enumerate(view):
-        if obs.get("game") != game_id or obs.get("seat") != seat:
-            raise RecordError(f"{game_id}: observation {k} of the view is not seat {seat}'s of this game")
-        out.extend((k, e) for e in obs.get("events", ()))
-    return out
-
-
 def _card(index: Mapping[str, int], text: object) -> int:
-    if not isinstance(text, str) or text not in index:
-        raise RecordError(f"not a card of the deck: {text!r}")
-    return index[text]
+    return card_of(index, text, RecordError)  # the game's name is put in front by _Base._read
 
 
 def _mask(index: Mapping[str, int], texts: object) -> int:
-    if not isinstance(texts, list):
-        raise RecordError(f"not a list of cards: {texts!r}")
-    out = 0
-    for t in texts:
-        out |= 1 << _card(index, t)
-    return out
+    return mask_of(index, texts, RecordError)
 
 
 class _Base(Worlds):
@@ -138,9 +120,8 @@ class _Base(Worlds):
         self.game, self.seats, self.seat = game, seats, seat
         self.options = game.configure(options)
         try:
-            indexed = _events(view, game.id, seat)
-            self.events = [e for _, e in indexed]
-            self.last = view[-1]
+            self.events, origins, self.last = read_view(view, game.id, seats, seat, RecordError, first=None)
+            indexed = list(zip(origins, self.events, strict=True))
             self.deals = self._parse(indexed, view)
             if not self.deals:
                 raise RecordError(f"{game.id}: the view shows no deal")

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from protocol.actions import Action
 
@@ -56,6 +56,7 @@ from ...engine import Game, State, View, Worlds
 from ...errors import IllegalActionError, RecordError
 from ...rng import SplitMix64
 from ..cards import tables
+from ..seatview import Fail, card_of, read_view
 from .base import REDEAL
 from .kozel import HAND, KOZEL_DECK, REMOVED_3P, KozelState
 from .team import DEMAND_REDEAL, PASS
@@ -67,25 +68,16 @@ TRIES = 40  # bounded retries of a whole world whose replay fails (never expecte
 
 def _view_events(view: View, game: Game, seats: int, seat: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The view's events in order and its last observation; RecordError when the view is not this game's."""
-    if not view:
-        raise RecordError(f"{game.id}: an empty view (it holds at least the observation at the start)")
-    events: list[dict[str, Any]] = []
-    for obs in view:
-        if not isinstance(obs, Mapping) or not isinstance(obs.get("events"), list):
-            raise RecordError(f"{game.id}: a view's observations are objects with a list of events")
-        if obs.get("game") != game.id or obs.get("seat") != seat or obs.get("seats") != seats:
-            raise RecordError(f"{game.id}: the view is not seat {seat}'s of a {seats}-seat {game.id} game")
-        events.extend(obs["events"])
-    if not events or events[0].get("type") != "deal":
-        raise RecordError(f"{game.id}: the view does not start with the first deal")
-    return events, dict(view[-1])
+    events, _, last = read_view(view, game.id, seats, seat, _fail(game))
+    return cast(list[dict[str, Any]], events), dict(last)
+
+
+def _fail(game: Game) -> Fail:
+    return lambda why: RecordError(f"{game.id}: {why}")
 
 
 def _card(index: Mapping[str, int], text: Any, game: Game) -> int:
-    try:
-        return index[text]
-    except (KeyError, TypeError):
-        raise RecordError(f"{game.id}: {text!r} is not a card of the game") from None
+    return card_of(index, text, _fail(game))
 
 
 class _Replay(Worlds):
