@@ -14,7 +14,7 @@ seat observes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from protocol.actions import Action
 from protocol.cards import Deck
@@ -43,7 +43,7 @@ class DurakFamily(Game):
 
     min_seats = 2
     max_seats = 6
-    deck: Deck
+    deck: ClassVar[Deck]
     loser_name: str
 
     def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> DurakState:
