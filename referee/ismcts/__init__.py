@@ -6,6 +6,6 @@ It lives in the referee core, not in ``bots/``, because its model is the engine 
 """
 
 from .bot import SETTINGS, IsmctsBot, Settings
-from .search import Outcome, rewards_of, search
+from .search import SearchOutcome, rewards_of, search
 
-__all__ = ["IsmctsBot", "Outcome", "SETTINGS", "Settings", "rewards_of", "search"]
+__all__ = ["IsmctsBot", "SearchOutcome", "SETTINGS", "Settings", "rewards_of", "search"]

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from protocol.actions import Action
 
 from ..engine import Worlds
-from .outcome import Budget, Check, Differences, Outcome, beats
+from .outcome import Budget, Check, Differences, SearchOutcome, beats
 from .playouts import Rollout
 
 __all__ = ["flat_search"]
 
 
 def flat_search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, budget: Budget, rollout: Rollout, *,
-                deal: bool, keep: str | None, margin: float) -> Outcome:
+                deal: bool, keep: str | None, margin: float) -> SearchOutcome:
     """Whole worlds while ``budget`` allows one more (at least one; a world costs a playout per legal action), each
     action's playouts by ``rollout`` (to the end of the deal in play when ``deal``). The move is the best mean reward,
     or the guide's action ``keep`` unless the best beats it by more than ``margin`` standard errors of their paired
@@ -49,4 +49,4 @@ def flat_search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, bud
         check = differences[best].check()
         if not beats(check, margin):
             best = held
-    return Outcome(texts[best], done, budget.elapsed(), {t: n for t in texts}, means, check)
+    return SearchOutcome(texts[best], done, budget.elapsed(), {t: n for t in texts}, means, check)

@@ -1,5 +1,5 @@
 """What the two searches (:mod:`.tree`, :mod:`.flat`) share: the :class:`Budget` they spend, the paired
-:class:`Differences` that check a guide's action, and the :class:`Outcome` they give back."""
+:class:`Differences` that check a guide's action, and the :class:`SearchOutcome` they give back."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Budget", "Check", "Differences", "Outcome", "beats"]
+__all__ = ["Budget", "Check", "Differences", "SearchOutcome", "beats"]
 
 #: The paired check's figures: pairs played, the mean difference (the challenger's reward less the guide's action's)
 #: and its standard error.
@@ -15,7 +15,7 @@ Check = tuple[int, float, float]
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class SearchOutcome:
     """A search's choice (its text), the iterations (playouts) it ran, its time, the root's visit counts, the
     mean reward of each visited root action and the paired check's figures."""
 

@@ -27,17 +27,17 @@ from protocol.actions import Action
 
 from ..engine import Worlds
 from .flat import flat_search
-from .outcome import Budget, Outcome
+from .outcome import Budget, SearchOutcome
 from .playouts import Mast, Rollout, rewards_at, rewards_of
 from .settings import Settings
 from .tree import Node, TreeSearch
 
-__all__ = ["Node", "Outcome", "rewards_at", "rewards_of", "search"]
+__all__ = ["Node", "SearchOutcome", "rewards_at", "rewards_of", "search"]
 
 
 def search(worlds: Worlds, legal: Sequence[Action], rng: random.Random, settings: Settings, *, seconds: float,
            teams: Sequence[Sequence[int]] | None, keep: str | None = None,
-           clock: Callable[[], float] = time.perf_counter) -> Outcome:
+           clock: Callable[[], float] = time.perf_counter) -> SearchOutcome:
     """Search the decision whose legal actions are ``legal`` (the same in every world) under ``settings`` (those of
     :meth:`Settings.for_game`; docs/ISMCTS.md, "Settings") for at most ``seconds`` (0: the iterations alone; one of
     them must be set), the budget's time left. ``teams``: the partners, who share their rewards. ``keep``: a guide's

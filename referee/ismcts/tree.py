@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from protocol.actions import Action
 
 from ..engine import State, Worlds
-from .outcome import Budget, Check, Differences, Outcome, beats
+from .outcome import Budget, Check, Differences, SearchOutcome, beats
 from .playouts import Moves, Playout, Rollout
 
 __all__ = ["Node", "TreeSearch"]
@@ -147,7 +147,7 @@ class TreeSearch:
     # ------------------------------------------------------------------------------------------ the choice
 
     def decide(self, legal: Sequence[Action], budget: Budget, keep: str | None, margin: float,
-               paired: bool) -> Outcome:
+               paired: bool) -> SearchOutcome:
         """The root's most visited legal action (the higher total on a tie), or the guide's action ``keep`` unless
         the choice beats it by more than ``margin`` standard errors: of paired playouts on the rest of ``budget``
         when ``paired``, else of the tree's own statistics."""
@@ -163,7 +163,7 @@ class TreeSearch:
                     text = keep
             elif not self.beats_by_the_tree(text, keep, margin):
                 text = keep
-        return Outcome(text, self.done, budget.elapsed(), visits, means, check)
+        return SearchOutcome(text, self.done, budget.elapsed(), visits, means, check)
 
     def pair_off(self, text: str, keep: str, budget: Budget) -> Check:
         """Paired playouts while ``budget`` allows two more: ``text`` and ``keep`` on the same world, each played
