@@ -2,7 +2,8 @@
 
 It lives in the referee core, not in ``bots/``, because its model is the engine itself (``Game.worlds`` and the
 :class:`~referee.engine.State` API), and ``bots`` import only ``protocol`` (docs/ISMCTS.md). The search is
-:mod:`.search`, the Bot :mod:`.bot`, the program ``python -m referee.ismcts`` (:mod:`.__main__`).
+:mod:`.search` (the tree :mod:`.tree`, the flat variant :mod:`.flat`, the playouts :mod:`.playouts`), its settings
+:mod:`.settings`, the Bot :mod:`.bot`, the program ``python -m referee.ismcts`` (:mod:`.__main__`).
 """
 
 from .bot import SETTINGS, IsmctsBot, Settings
