@@ -2,10 +2,11 @@
 
 It lives in the referee core, not in ``bots/``, because its model is the engine itself (``Game.worlds`` and the
 :class:`~referee.engine.State` API), and ``bots`` import only ``protocol`` (docs/ISMCTS.md). The search is
-:mod:`.search`, the Bot :mod:`.bot`, the program ``python -m referee.ismcts`` (:mod:`.__main__`).
+:mod:`.search` (the tree :mod:`.tree`, the flat variant :mod:`.flat`, the playouts :mod:`.playouts`), its settings
+:mod:`.settings`, the Bot :mod:`.bot`, the program ``python -m referee.ismcts`` (:mod:`.__main__`).
 """
 
 from .bot import SETTINGS, IsmctsBot, Settings
-from .search import Outcome, rewards_of, search
+from .search import SearchOutcome, rewards_of, search
 
-__all__ = ["IsmctsBot", "Outcome", "SETTINGS", "Settings", "rewards_of", "search"]
+__all__ = ["IsmctsBot", "SearchOutcome", "SETTINGS", "Settings", "rewards_of", "search"]

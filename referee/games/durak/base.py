@@ -44,7 +44,7 @@ class DurakFamily(Game):
 
     min_seats = 2
     max_seats = 6
-    deck: Deck
+    deck: ClassVar[Deck]
     loser_name: str
 
     def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> DurakState:

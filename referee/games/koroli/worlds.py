@@ -277,10 +277,10 @@ class _Base(Worlds):
             if self.prefix is None:
                 state = self._new(seed, [order])
             else:
-                state = self.prefix.clone()  # type: ignore[attr-defined]
+                state = self.prefix.clone()
                 state.seed = seed
-                state.rng = SplitMix64(seed)
-                state.orders = [order]
+                state.rng = SplitMix64(seed)  # type: ignore[attr-defined]
+                state.orders = [order]  # type: ignore[attr-defined]
                 _replay(state, [self.trigger], self.game.id)  # type: ignore[list-item]
             _replay(state, [self._blank(deal, a, fills[a]) if isinstance(a, int) else a for a in deal.actions],
                     self.game.id)
@@ -316,7 +316,7 @@ class KoroliWorlds(_Base):
 
     def __init__(self, game: Game, seats: int, seat: int, view: View,
                  options: Mapping[str, object] | None = None) -> None:
-        deck = game.deck  # type: ignore[attr-defined]
+        deck: Any = game.deck
         self.texts = deck.texts
         self.index = {t: i for i, t in enumerate(deck.texts)}
         self.ranks = deck.ranks_per_suit
@@ -486,6 +486,3 @@ def _undo_levies(deal: _Deal, post: list[int], me: int, ranks: int,
 
     dealt = undo(len(steps) - 1, list(post), None)
     return None if dealt is None else (dealt, fills)
-
-
-# ---------------------------------------------------------------------------------------------- koroli52

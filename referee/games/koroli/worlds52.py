@@ -26,7 +26,7 @@ class Koroli52Worlds(_Base):
 
     def __init__(self, game: Game, seats: int, seat: int, view: View,
                  options: Mapping[str, object] | None = None) -> None:
-        deck = game.deck  # type: ignore[attr-defined]
+        deck: Any = game.deck
         self.texts = deck.texts
         self.index = {t: i for i, t in enumerate(deck.texts)}
         if seats == 3:
