@@ -33,7 +33,7 @@ class Extra:
     sandbox: dict[str, Any] | None = None
     #: the tables it plays (``tournaments.schedule.tables_of``: a gauntlet, a ladder's joins); None: a round robin
     stages: list[list[Any]] | None = None
-    #: an SPRT's settings (``tournaments.sprt_run.SprtPlan.settings_dict``); None: not an SPRT
+    #: an SPRT's settings (``tournaments.sprt_plan.SprtPlan.settings_dict``); None: not an SPRT
     sprt: dict[str, Any] | None = None
     #: ``"drawn"``: its seed was drawn in secret (no ``--seed``)
     seed: str | None = None

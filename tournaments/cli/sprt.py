@@ -40,7 +40,8 @@ from ..config import Extra, TournamentConfig, sandbox_mode
 from ..executor import ExecutorFactory, Placement, executor_factory
 from ..schedule import substitution_size
 from ..sprt import Model, SprtSettings
-from ..sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
+from ..sprt_plan import SprtPlan
+from ..sprt_run import SprtState, run_sprt, sprt_state
 from ..storage import Store
 from .common import (
     AFFINITY,
