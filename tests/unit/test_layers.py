@@ -151,3 +151,14 @@ def test_the_circle_finder_sees_a_circle_through_a_lazy_import(tmp_path: Path) -
     module.write_text("from .config import C\ndef f():\n    from . import sprt_run\n")
     files = {"t.config", "t.sprt_run", "t"}
     assert imported_modules(module, "t.played", files) == {"t.config", "t.sprt_run"}
+
+
+def test_no_two_public_classes_share_a_name() -> None:
+    """One concept, one type: a public class name names one class in the whole project (issue 36)."""
+    homes: dict[str, list[str]] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                    homes.setdefault(node.name, []).append(module_name(path))
+    assert {name: where for name, where in homes.items() if len(where) > 1} == {}
