@@ -45,9 +45,10 @@ from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
 from referee.engine import State
 from referee.errors import ConfigError
-from referee.ismcts import IsmctsBot
-from referee.ismcts.bot import Settings, builtin_games
+from referee.games.plugin import builtin_games
+from referee.ismcts.bot import IsmctsBot
 from referee.ismcts.search import rewards_at, search
+from referee.ismcts.settings import Settings
 from referee.match import play_game
 
 

@@ -11,6 +11,7 @@ Games implement this API; the runner, the protocol, the bots, tournaments and th
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import random
 from abc import ABC, abstractmethod
@@ -23,7 +24,7 @@ from protocol.cards import Deck
 
 from .errors import ConfigError, IllegalActionError
 
-__all__ = ["CardPlaces", "Game", "State", "Option", "Result", "Worlds", "places_by", "places_from_order"]
+__all__ = ["CardPlaces", "Game", "LateSampler", "State", "Option", "Result", "Worlds", "places_by", "places_from_order"]
 
 #: What a seat has been shown: its observations in wire form (C-8), oldest first, as the referee sent them. The first
 #: is from the start of the game (``since=0``) and each one's ``events`` continue the previous one's (each was taken
@@ -221,6 +222,27 @@ class Worlds(ABC):
     def sample(self, rng: random.Random) -> State:
         """A fresh full state consistent with the view, its hidden cards drawn with ``rng`` (reproducible: the same
         ``rng`` state gives the same world). Its chance stream is seeded from ``rng`` too, never the real seed."""
+
+
+class LateSampler:
+    """A game's world sampler named by its module and attribute, imported when a seat first asks for worlds.
+
+    A sampler replays its game's engine, so the engine cannot import it; the game's package wires the two
+    (``Game.sampler = LateSampler(...)``) without loading the sampler, which most commands never use."""
+
+    __slots__ = ("module", "name", "_loaded")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+        self._loaded: Callable[..., Worlds] | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Worlds:
+        if self._loaded is None:
+            self._loaded = getattr(importlib.import_module(self.module), self.name)
+        return self._loaded(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"LateSampler({self.module}.{self.name})"
 
 
 class State(ABC):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import Any
 
 from bots.heuristic import HeuristicBot
@@ -19,20 +18,11 @@ from protocol.actions import Action
 from protocol.bot import BotBase, Decision, GameInfo
 
 from ..engine import Game
+from ..games.plugin import builtin_games
 from .search import search
 from .settings import BY_GAME, GAME_DEFAULTS, SETTINGS, Settings
 
-__all__ = ["BY_GAME", "GAME_DEFAULTS", "IsmctsBot", "Settings", "SETTINGS", "builtin_games"]
-
-
-@cache
-def builtin_games() -> dict[str, Game]:
-    """The built-in games by id (those of :mod:`referee.games.plugin`): the games ``ismcts`` is registered for."""
-    from ..games.plugin import register_games
-
-    found: list[Game] = []
-    register_games(found.append)  # the one list of the built-in games: the hook they are registered by
-    return {g.id: g for g in found}
+__all__ = ["BY_GAME", "GAME_DEFAULTS", "IsmctsBot", "Settings", "SETTINGS"]
 
 
 class IsmctsBot(BotBase):

@@ -19,9 +19,10 @@ from referee.botspec import parse_spec
 from referee.clock import Clocked, TimeControl
 from referee.engine import Game, State, Worlds
 from referee.games.durak import Durak
-from referee.ismcts import IsmctsBot, Settings, rewards_of
-from referee.ismcts.bot import builtin_games
-from referee.ismcts.search import search
+from referee.games.plugin import builtin_games
+from referee.ismcts.bot import IsmctsBot
+from referee.ismcts.search import rewards_of, search
+from referee.ismcts.settings import Settings
 from referee.match import play_game
 from referee.plugins import load_registry
 

@@ -3,14 +3,13 @@
 trick engine :mod:`referee.games.tricks`. Their worlds are sampled by :mod:`.worlds` and :mod:`.team_worlds`, which
 build on the engines, so they are wired to the games here rather than imported by them."""
 
+from ...engine import LateSampler
 from .hvaleny import KozelHvaleny
 from .kozel import Kozel
 from .nn import KozelNN
 from .team import TeamGame
-from .team_worlds import team_worlds
-from .worlds import kozel_worlds
 
-Kozel.sampler = staticmethod(kozel_worlds)
-TeamGame.sampler = staticmethod(team_worlds)
+Kozel.sampler = LateSampler(f"{__name__}.worlds", "kozel_worlds")
+TeamGame.sampler = LateSampler(f"{__name__}.team_worlds", "team_worlds")
 
 __all__ = ["Kozel", "KozelHvaleny", "KozelNN"]
