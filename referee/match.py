@@ -20,15 +20,13 @@ from protocol.actions import Action
 from protocol.bot import NOTE_LIMIT, Answer, Bot, Decision, GameInfo, HasStderr
 from protocol.faults import Fault, FaultKind
 
-from .cgroups import freeze_idle, idle_pending
 from .clock import Clock, KeepsClock
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
-from .remote import RemoteBot
+from .idle import freeze_idle, idle_pending
 from .results import GameResult
 from .rng import derive_seed
-from .said import SAID_CAP, Said, keep_tail, said_within, tail_of
-from .transport import STDERR_CAP
+from .said import SAID_CAP, STDERR_CAP, Said, keep_tail, said_within, tail_of
 
 __all__ = ["DECISION_STDERR", "Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed",
            "check_policy", "choice_index", "default_action", "game_result", "is_forced", "play_game"]
@@ -194,7 +192,7 @@ def play_game(
     stderrs = [_stderr_of(bot) for bot in bots]
     # An in-process bot thinks in this process: a program bot that has answered must not run on beside it (a program
     # bot waited for freezes the others itself after a short grace, referee/cgroups.py)
-    in_process = [not isinstance(bot, RemoteBot) for bot in bots]
+    in_process: list[bool] | None = None  # found when a program bot is first idle (only they can be)
     try:
         while (to_act := state.to_act) is not None:
             seat = to_act
@@ -207,8 +205,11 @@ def play_game(
             if not disabled[seat] and (len(legal) > 1 or not is_forced(legal)):
                 since = cursors[seat]
                 cursors[seat] = state.log_size
-                if in_process[seat] and idle_pending():
-                    freeze_idle()
+                if idle_pending():
+                    if in_process is None:
+                        in_process = [not _is_program(bot) for bot in bots]
+                    if in_process[seat]:
+                        freeze_idle()
                 take, clock = stderrs[seat], clocks[seat]
                 if clock is not None:
                     clock.used = None
@@ -268,6 +269,12 @@ def play_game(
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
                       actions, policy, result, stderr, choices, times, said_within(said, SAID_CAP))
+
+
+def _is_program(bot: Bot) -> bool:
+    from .remote import RemoteBot  # loaded already: a program bot is one
+
+    return isinstance(bot, RemoteBot)
 
 
 def _stderr_of(bot: Bot) -> Callable[[], str] | None:

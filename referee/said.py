@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["DEBUG_BUDGET", "SAID_CAP", "Said", "dropped_mark", "keep_tail", "said_within", "tail_of"]
+__all__ = ["DEBUG_BUDGET", "SAID_CAP", "STDERR_CAP", "Said", "dropped_mark", "keep_tail", "said_within", "tail_of"]
+
+#: How much of a program bot's stderr is kept for a game (the most recent bytes; referee/transport.py drains it).
+STDERR_CAP = 64 * 1024
 
 #: The most characters of the bots' words any record keeps of one game (a record file stays far below its limit).
 SAID_CAP = 1_000_000

@@ -20,16 +20,15 @@ from typing import Any, Protocol
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from protocol.wire import MAX_FRAME, FrameDecoder, packer
 
-from .cgroups import FREEZE_AFTER, BotGroup, freeze_idle, idle_pending
+from .cgroups import FREEZE_AFTER, BotGroup
+from .idle import freeze_idle, idle_pending
 from .proctree import LISTED, children
-from .said import dropped_mark
+from .said import STDERR_CAP, dropped_mark
 from .sandbox import BotProcess
 from .wirelog import FROM_BOT, TO_BOT, WireLog
 
 __all__ = ["Transport", "ProcessTransport", "MockTransport", "STDERR_CAP"]
 
-#: How much of a bot's stderr is kept (the most recent bytes).
-STDERR_CAP = 64 * 1024
 _READ_CHUNK = 65536
 #: How often, waiting for a launched bot's answer, the transport looks whether the bot still holds its stdout (s).
 HOLDERS_EVERY = 0.1
