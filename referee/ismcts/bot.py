@@ -30,10 +30,8 @@ class IsmctsBot(BotBase):
     ``find_game`` turns a game id into its :class:`~referee.engine.Game` (default: the built-in games)."""
 
     name = "ismcts"
-    #: the keys a SPEC may set (``ismcts:ms=50``), read by referee.botspec
+    #: the keys a SPEC may set (``ismcts:ms=50``); the registered factory (:mod:`.plugin`) says it to referee.botspec
     settings = SETTINGS
-    #: not seated by a tournament run that names no entrant (referee.botspec.default_field): it spends its budget
-    default_field = False
 
     def __init__(self, find_game: Callable[[str], Game] | None = None, **settings: object) -> None:
         self.config = Settings.parse(settings)

@@ -13,6 +13,8 @@ class IsmctsFactory:
     does) costs no more than its settings."""
 
     settings = SETTINGS  # what ``ismcts:KEY=VALUE,…`` may set (referee.botspec.TakesSettings)
+    #: not seated by a tournament run that names no entrant (referee.botspec.default_field): it spends its budget
+    default_field = False
 
     def __call__(self, **settings: object) -> Bot:
         from .bot import IsmctsBot
