@@ -3,7 +3,10 @@ the published test vectors of fastchess (app/tests/sprt_test.cpp) and OpenBench 
 
 from __future__ import annotations
 
+import importlib.util
 import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -272,3 +275,23 @@ def test_a_deal_scores_from_its_stored_places() -> None:
     assert substitution_score(games, 2, 3, 2) == 1.0
     del games["d2.b1"]
     assert substitution_score(games, 2, 3, 2) is None
+
+
+
+def _load_calibration() -> Any:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "sprt_calibration.py"
+    spec = importlib.util.spec_from_file_location("sprt_calibration", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_exact_walk_of_the_calibration_benchmark_is_gamblers_ruin() -> None:
+    """benchmarks/sprt_calibration.py's dynamic program on a ±1 walk from 0 between −3 and +2: the probability of
+    reaching +2 first is (1 − r³) / (1 − r⁵), r = q/p (gambler's ruin)."""
+    walk_upper = _load_calibration().walk_upper
+    for p in (0.5, 0.6, 0.3):
+        q = 1 - p
+        expected = 3 / 5 if p == 0.5 else (1 - (q / p) ** 3) / (1 - (q / p) ** 5)
+        assert walk_upper(np.array([-1.0, 1.0]), np.array([q, p]), -3.0, 2.0) == pytest.approx(expected, abs=1e-6)
