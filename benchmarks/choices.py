@@ -45,9 +45,10 @@ from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
 from referee.engine import State
 from referee.errors import ConfigError
-from referee.ismcts import IsmctsBot
-from referee.ismcts.bot import Settings, builtin_games
-from referee.ismcts.search import rewards_at
+from referee.games.plugin import builtin_games
+from referee.ismcts.bot import IsmctsBot
+from referee.ismcts.search import rewards_at, search
+from referee.ismcts.settings import Settings
 from referee.match import play_game
 
 
@@ -127,8 +128,9 @@ def judge(kept: Kept, variants: Sequence[tuple[str, Settings]], worlds_per_actio
     base = Settings().for_game(kept.game)
     texts = [a.text for a in kept.legal]
     # the flat search without a guide plays every action on the same worlds: its means are the model's values
-    model_value = replace(base, ms=0, iterations=len(texts) * worlds_per_action, flat=1).search(
-        worlds, kept.legal, random.Random(seed), seconds=0, teams=teams, keep=None).means
+    model_value = search(worlds, kept.legal, random.Random(seed),
+                         replace(base, ms=0, iterations=len(texts) * worlds_per_action, flat=1),
+                         seconds=0, teams=teams, keep=None).means
     played = {t: 0.0 for t in texts}
     rng = random.Random(seed + 1)
     for _ in range(worlds_per_action):
@@ -141,8 +143,8 @@ def judge(kept: Kept, variants: Sequence[tuple[str, Settings]], worlds_per_actio
     heuristic_value = {t: v / worlds_per_action for t, v in played.items()}
     row: dict[str, Any] = {"best": max(texts, key=lambda t: model_value[t])}
     for name, settings in variants:
-        choices = [settings.search(worlds, kept.legal, random.Random(seed + 100 + r), seconds=0, teams=teams,
-                                   keep=kept.hint).text for r in range(reps)]
+        choices = [search(worlds, kept.legal, random.Random(seed + 100 + r), settings, seconds=0, teams=teams,
+                          keep=kept.hint).text for r in range(reps)]
         row[name] = choices
     row["values"] = (model_value, heuristic_value, kept.hint)
     return row

@@ -82,7 +82,8 @@ def real_runs(settings: SprtSettings) -> None:
     from referee.plugins import load_registry
     from tournaments.config import TournamentConfig
     from tournaments.local import LocalExecutor
-    from tournaments.sprt_run import SprtPlan, run_sprt
+    from tournaments.sprt_plan import SprtPlan
+    from tournaments.sprt_run import run_sprt
     from tournaments.storage import Store
 
     registry = load_registry()

@@ -35,7 +35,7 @@ import tournaments.worker as worker_module
 from referee.match import GameRecord
 from referee.plugins import load_registry
 from referee.record import FORMAT, VERSION, record_to_dict
-from tournaments.cli import _Reporter
+from tournaments.cli.common import _Reporter
 from tournaments.config import TournamentConfig
 from tournaments.ratings import LiveRatings
 from tournaments.run import run_tournament

@@ -172,7 +172,7 @@ def playouts_per_move(game: Game, seats: int, ms: int, options: dict[str, str], 
                       games: int = 2) -> float:
     """Iterations per searched move of ``ismcts`` at ``ms``, in a few in-process games against ``heuristic``."""
     from bots.heuristic import HeuristicBot
-    from referee.ismcts import IsmctsBot
+    from referee.ismcts.bot import IsmctsBot
 
     given: dict[str, object] = {key: value for key, value in (pair.split("=", 1) for pair in settings)}
     iterations = moves = 0

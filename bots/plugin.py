@@ -1,10 +1,10 @@
 """The built-in bots, registered through the same hook as any plugin's."""
 
-from protocol.hooks import hookimpl
+from protocol.hooks import BotRegistrar, hookimpl
 
 
 @hookimpl
-def register_bots(register):  # type: ignore[no-untyped-def]
+def register_bots(register: BotRegistrar) -> None:
     from .first import FirstBot
     from .heuristic import PLAYS, HeuristicBot
     from .human import HumanBot

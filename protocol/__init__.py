@@ -6,8 +6,8 @@ tournaments; tests/unit/test_layers.py).
 """
 
 from .actions import Action
-from .bot import Bot, BotBase, Decision, GameInfo
+from .bot import Answer, Bot, BotBase, Decision, GameInfo
 from .cards import Card, Deck
 from .errors import ParseError, RefereeError
 
-__all__ = ["Action", "Bot", "BotBase", "Card", "Decision", "Deck", "GameInfo", "ParseError", "RefereeError"]
+__all__ = ["Action", "Answer", "Bot", "BotBase", "Card", "Decision", "Deck", "GameInfo", "ParseError", "RefereeError"]

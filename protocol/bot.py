@@ -17,7 +17,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
 
-__all__ = ["Bot", "BotBase", "Deadline", "Decision", "GameInfo"]
+__all__ = ["Answer", "Bot", "BotBase", "Deadline", "Decision", "GameInfo", "HasStderr", "NOTE_LIMIT"]
+
+#: The most characters of a bot's note on one decision that are kept; the rest is cut, with a mark that says so.
+NOTE_LIMIT = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,16 @@ class Deadline:
         return self.deadline_ms - ((time.monotonic() if now is None else now) - self.received) * 1000
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An action with the bot's own words on it (docs/PROTOCOL.md, the reply's ``debug``): ``act`` may return one
+    instead of the bare action. The note is kept with the decision in the game's record (at most
+    :data:`NOTE_LIMIT` characters) and shown beside it in the replay viewer; it changes nothing in the game."""
+
+    action: Action | str
+    note: str = ""
+
+
 class Decision:
     """One request to act: the seat, the legal actions (canonical order), the seat's observation and, where the
     referee announced one, the :class:`Deadline` (None for an in-process bot, which the referee times itself)."""
@@ -78,18 +91,26 @@ class Decision:
 
 @runtime_checkable
 class Bot(Protocol):
-    """The in-process bot interface. ``act`` returns one of ``decision.legal`` (or its text); anything else
-    is recorded as an ``illegal`` fault."""
+    """The in-process bot interface. ``act`` returns one of ``decision.legal`` (or its text), or an :class:`Answer`
+    holding one with a note; anything else is recorded as an ``illegal`` fault."""
 
     name: str
 
     def new_game(self, info: GameInfo) -> None: ...
 
-    def act(self, decision: Decision) -> Action | str: ...
+    def act(self, decision: Decision) -> Action | str | Answer: ...
 
     def game_over(self, result: Mapping[str, Any]) -> None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class HasStderr(Protocol):
+    """A bot whose standard error a game's record keeps (optional): a program bot (the referee's ``RemoteBot``), or
+    an in-process bot with such a method (its own code: what it returns is checked)."""
+
+    def take_stderr(self) -> str: ...
 
 
 class BotBase:
@@ -100,7 +121,7 @@ class BotBase:
     def new_game(self, info: GameInfo) -> None:
         self.info = info
 
-    def act(self, decision: Decision) -> Action | str:  # pragma: no cover - abstract
+    def act(self, decision: Decision) -> Action | str | Answer:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def game_over(self, result: Mapping[str, Any]) -> None:

@@ -19,16 +19,19 @@ boundary where they happen, with ``raise ... from exc``::
         ├── BotStalled           the bot stopped answering for good    (stall)
         └── ProtocolViolation    malformed or oversized data           (malformed / oversized)
 
-The fault kinds themselves, and whether each ends the bot's part in the game, are :class:`protocol.faults.FaultKind`.
+The fault kinds themselves, and whether each ends the bot's part in the game, are :class:`FaultKind`, defined here
+beside the errors that carry them (one fault as a value is :class:`protocol.faults.Fault`).
 
 Every error's message is one line that says what is wrong and, where possible, how to fix it.
 """
 
 from __future__ import annotations
 
-from .faults import FaultKind
+from enum import StrEnum
+from typing import Any
 
 __all__ = [
+    "FaultKind",
     "RefereeError",
     "ParseError",
     "ConfigError",
@@ -80,6 +83,43 @@ class ExecutorError(RefereeError):
 
 class StorageError(RefereeError):
     """A tournament database that cannot be opened, read or written, or holds damaged rows."""
+
+
+class FaultKind(StrEnum):
+    """The kind of a fault (C-7). ``ends_process``: after this fault the bot is not asked again in this game (its
+    default action plays the seat to the end) and a program bot's process is not trusted any more."""
+
+    def __new__(cls, word: str, ends_process: bool) -> FaultKind:
+        member = str.__new__(cls, word)
+        member._value_ = word
+        member._ends_process = ends_process  # type: ignore[attr-defined]
+        return member
+
+    #: an answer that is not in the legal list; asked again at its next decision
+    ILLEGAL = "illegal", False
+    #: no answer in time; asked again at its next decision
+    TIMEOUT = "timeout", False
+    #: three timeouts in a row, or a bot that stopped reading
+    STALL = "stall", True
+    #: an exception, or a dead process
+    CRASH = "crash", True
+    #: bad data on the wire: the stream cannot be trusted any more (C-7, "malformed and oversized are final")
+    MALFORMED = "malformed", True
+    #: a frame larger than the limit: the same as malformed
+    OVERSIZED = "oversized", True
+
+    @property
+    def ends_process(self) -> bool:
+        """C-7: True when the bot is not asked again in this game after this fault."""
+        return bool(self._ends_process)  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse(cls, word: Any) -> FaultKind:
+        """The kind named ``word``; :class:`ParseError` for anything else."""
+        for kind in cls:
+            if kind.value == word:
+                return kind
+        raise ParseError(f"{word!r:.40} is not a fault kind (one of {', '.join(cls)})")
 
 
 class BotError(RefereeError):

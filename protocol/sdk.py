@@ -33,10 +33,10 @@ from functools import partial
 from typing import Any
 
 from .actions import Action
-from .bot import Bot, BotBase, Deadline, Decision, GameInfo
+from .bot import Answer, Bot, BotBase, Deadline, Decision, GameInfo
 from .wire import PROTOCOL_VERSIONS, Deferred, FrameDecoder, packer
 
-__all__ = ["run", "run_bot", "LegalActions"]
+__all__ = ["Answer", "run", "run_bot", "LegalActions"]
 
 _MAX_INCOMING = 16 * 1024 * 1024  # referee frames (observations) are far smaller
 
@@ -90,12 +90,12 @@ def _takes_deadline(act: Callable[..., Any]) -> bool:
 
 
 class _FunctionBot(BotBase):
-    def __init__(self, act: Callable[..., Action | str], name: str) -> None:
+    def __init__(self, act: Callable[..., Action | str | Answer], name: str) -> None:
         self.name = name
         self._act = act
         self._with_deadline = _takes_deadline(act)
 
-    def act(self, decision: Decision) -> Action | str:
+    def act(self, decision: Decision) -> Action | str | Answer:
         if self._with_deadline:
             return self._act(decision.observation, decision.legal, decision.deadline)
         return self._act(decision.observation, decision.legal)
@@ -111,7 +111,7 @@ def _deadline(message: dict[str, Any], received: float) -> Deadline | None:
     return Deadline(deadline_ms, bank_ms, received)
 
 
-def run(act: Callable[..., Action | str], *, name: str, games: list[str] | None = None,
+def run(act: Callable[..., Action | str | Answer], *, name: str, games: list[str] | None = None,
         seats: list[int] | None = None, options: dict[str, dict[str, list[Any]]] | None = None) -> int:
     """Run a bot given as a function ``act(observation, legal) -> action`` until the referee is done; a function
     ``act(observation, legal, deadline)`` is also given the request's :class:`~protocol.bot.Deadline`.
@@ -162,8 +162,13 @@ def run_bot(bot: Bot, *, games: list[str] | None = None, seats: list[int] | None
                 observe: Callable[[], Any] = (observation.decode if isinstance(observation, Deferred)
                                               else partial(dict, observation))
                 choice = bot.act(Decision(seat, legal, observe, _deadline(message, received)))
-                send({"type": "action", "id": message.get("id"),
-                      "action": choice.text if isinstance(choice, Action) else str(choice)})
+                note = choice.note if isinstance(choice, Answer) else None
+                action = choice.action if isinstance(choice, Answer) else choice
+                reply = {"type": "action", "id": message.get("id"),
+                         "action": action.text if isinstance(action, Action) else str(action)}
+                if note:
+                    reply["debug"] = str(note)
+                send(reply)
             elif kind == "new_game":
                 seat = int(message.get("seat", 0))
                 teams = message.get("teams")

@@ -443,8 +443,10 @@ def new_game(*, game: str, options: dict[str, Any], seat: int, seats: int,
             "bot_seed": bot_seed, "game_no": game_no}
 
 
-def request(*, id: int, observation: dict[str, Any], legal: list[str], deadline_ms: int) -> dict[str, Any]:
-    return {"type": "request", "id": id, "observation": observation, "legal": legal, "deadline_ms": deadline_ms}
+def request(*, id: int, observation: dict[str, Any], legal: list[str], deadline_ms: int,
+            bank_ms: int = 0) -> dict[str, Any]:
+    return {"type": "request", "id": id, "observation": observation, "legal": legal, "deadline_ms": deadline_ms,
+            "bank_ms": bank_ms}
 
 
 def game_over(result: dict[str, Any]) -> dict[str, Any]:

@@ -23,24 +23,45 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from protocol.bot import Bot
 from protocol.errors import BotError, BotTimeout
-from referee.remote import RemoteBot
-from referee.transport import ProcessTransport
 
 from . import __version__
-from .cli_common import MAX_MS
-from .clock import Clocked, TimeControl
+from .clock import MAX_MS, Clocked, TimeControl
 from .errors import ConfigError
 from .plugins import Registry
-from .sandbox import Sandbox
 from .terminal import printable
-from .wirelog import WireLog
+
+if TYPE_CHECKING:  # a program bot's modules are imported when one is made: in-process bots need none of them
+    from .sandbox import Sandbox
+    from .wirelog import WireLog
 
 __all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "declared_excludes", "default_field", "entrant_names",
            "option_text", "parse_spec", "refuse_interactive", "same_value", "useful_line"]
+
+@runtime_checkable
+class TakesSettings(Protocol):
+    """A registered bot's factory that takes settings of its own (docs/PLUGINS.md): ``NAME:KEY=VALUE,…`` calls it
+    with them as keyword texts; ``settings`` maps each key to what it means."""
+
+    settings: Mapping[str, str]
+
+
+@runtime_checkable
+class Interactive(Protocol):
+    """A registered bot's factory that says whether its bot is a person at the terminal (``interactive = True``)."""
+
+    interactive: bool
+
+
+@runtime_checkable
+class InDefaultField(Protocol):
+    """A registered bot's factory that says whether an unnamed field seats it (``default_field = False``: not)."""
+
+    default_field: bool
+
 
 #: The keys of a SPEC's settings prefix (docs/CLI.md, "Bot SPECs").
 KEYS = ("name", "move-time", "time-bank", "cwd")
@@ -88,6 +109,9 @@ class BotSpec:
             if self.given_name is not None:
                 bot.name = self.given_name
             return bot
+        from .remote import RemoteBot
+        from .transport import ProcessTransport
+
         name = self.display_name
         argv = list(self.argv)
         popen = sandbox.popen if sandbox is not None else None
@@ -123,7 +147,7 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
         if cwd is not None:
             raise ConfigError(f"bot {spec!r}: cwd= is for programs, and {name!r} runs inside the referee")
         entry = registry.bots[name]
-        interactive = _says(entry.factory, "interactive", False)
+        interactive = _interactive(entry.factory)
         bot_settings = _bot_settings(entry.factory, name, own, spec) if colon else ()
         return _with_settings(BotSpec(spec, name, None, entry.games, interactive=interactive,
                                       settings=bot_settings), settings, spec)
@@ -142,7 +166,7 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
 def _bot_settings(factory: object, name: str, text: str, spec: str) -> tuple[tuple[str, str], ...]:
     """A registered bot's own settings after the colon of ``NAME:KEY=VALUE,…``, checked against the keys its factory
     lists (``factory.settings``) and by making the bot once with them (its factory's :class:`ConfigError`)."""
-    keys = getattr(factory, "settings", None)
+    keys = factory.settings if isinstance(factory, TakesSettings) else None
     if not isinstance(keys, dict) or not keys:
         raise ConfigError(f"bot {spec!r}: {name!r} takes no settings (a registered bot is named without ':')")
     pairs: list[tuple[str, str]] = []
@@ -247,13 +271,18 @@ def default_field(registry: Registry, game: str, leave_out: Sequence[str] = ()) 
     slow; name it with ``--bot`` to seat it)."""
     return sorted(name for name, entry in registry.bots.items()
                   if entry.supports(game) and name not in leave_out
-                  and _says(entry.factory, "default_field", True) and not _says(entry.factory, "interactive", False))
+                  and _in_default_field(entry.factory) and not _interactive(entry.factory))
 
 
-def _says(factory: object, attribute: str, default: bool) -> bool:
-    """A flag a bot's factory may set (docs/PLUGINS.md): ``default`` unless the attribute is the other bool."""
-    other = not default
-    return other if getattr(factory, attribute, default) is other else default
+def _interactive(factory: object) -> bool:
+    """Whether a bot's factory says its bot is a person (:class:`Interactive`): only ``interactive = True`` does."""
+    return isinstance(factory, Interactive) and factory.interactive is True
+
+
+def _in_default_field(factory: object) -> bool:
+    """Whether an unnamed field seats a bot (:class:`InDefaultField`): unless its factory says
+    ``default_field = False``."""
+    return not (isinstance(factory, InDefaultField) and factory.default_field is False)
 
 
 def refuse_interactive(parsed: BotSpec, command: str) -> None:
@@ -406,6 +435,8 @@ def check_supports(bot: Bot, spec: BotSpec, game: str, seats: int | None = None,
             raise ConfigError(f"bot {spec.name!r} does not play {game} (it plays: "
                               f"{', '.join(spec.registered_games)})")
         return
+    from .remote import RemoteBot
+
     assert isinstance(bot, RemoteBot)
     if not bot.alive:  # a program that cannot start or shake hands is refused before the first game
         try:

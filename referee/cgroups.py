@@ -34,15 +34,15 @@ import itertools
 import os
 import select
 import signal
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import ConfigError
+from .idle import IDLE
 from .proctree import descendants
 
-__all__ = ["Support", "BotGroup", "support", "detect", "describe", "idle_pending", "freeze_idle", "FREEZE_AFTER",
+__all__ = ["Support", "BotGroup", "support", "detect", "describe", "FREEZE_AFTER",
            "MODES", "MODE_ENV", "ROOT_ENV"]
 
 #: Where the cgroup file systems are looked for (tests point it at a fake tree).
@@ -61,15 +61,6 @@ STRAY_SCAN_SECONDS = 1.0
 FREEZE_AFTER = 0.002
 
 
-class _Idle(threading.local):
-    """The groups of this thread's bots (a game is played in one thread) that have answered and are not frozen yet,
-    by ``id``: a Dask worker thread's ``freeze_idle`` never freezes a bot another thread is asking."""
-
-    def __init__(self) -> None:
-        self.groups: dict[int, BotGroup] = {}
-
-
-_idle = _Idle()
 _counter = itertools.count()
 
 
@@ -414,14 +405,14 @@ class BotGroup:
         return self._frozen
 
     def idle(self) -> None:
-        """The bot has answered (or timed out): it is frozen by :func:`freeze_idle` once another bot has been waited
-        for :data:`FREEZE_AFTER`, or before an in-process bot is asked, or by :meth:`freeze`."""
+        """The bot has answered (or timed out): it is frozen by :func:`referee.idle.freeze_idle` once another bot
+        has been waited for :data:`FREEZE_AFTER`, or before an in-process bot is asked, or by :meth:`freeze`."""
         if not self._frozen and self.pid is not None:
-            _idle.groups[id(self)] = self
+            IDLE.groups[id(self)] = self
 
     def freeze(self) -> None:
         """Stop every process of the bot (not waiting for the kernel to finish: a frozen bot runs no more)."""
-        _idle.groups.pop(id(self), None)
+        IDLE.groups.pop(id(self), None)
         if self._frozen or self.pid is None:
             return
         self._frozen = True
@@ -432,7 +423,7 @@ class BotGroup:
         self._signal_freeze()
 
     def thaw(self) -> None:
-        _idle.groups.pop(id(self), None)  # asked again before it was frozen: nothing to write
+        IDLE.groups.pop(id(self), None)  # asked again before it was frozen: nothing to write
         if not self._frozen:
             return
         self._frozen = False
@@ -517,7 +508,7 @@ class BotGroup:
 
     def remove(self, wait: float = 2.0) -> None:
         """Remove the group's folders, once its processes are gone (waiting up to ``wait`` seconds)."""
-        _idle.groups.pop(id(self), None)
+        IDLE.groups.pop(id(self), None)
         if self._root_fd is not None:
             os.close(self._root_fd)
             self._root_fd = None
@@ -539,17 +530,6 @@ class BotGroup:
                         break
                     time.sleep(0.005)
         self.folders = {}
-
-
-def idle_pending() -> bool:
-    """Has a bot of this process answered and not been frozen yet?"""
-    return bool(_idle.groups)
-
-
-def freeze_idle() -> None:
-    """Freeze every bot of this process that has answered and runs on (:meth:`BotGroup.idle`)."""
-    for group in list(_idle.groups.values()):
-        group.freeze()
 
 
 # ------------------------------------------------------------------------------------------------ helpers

@@ -13,16 +13,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol, runtime_checkable
 
 from protocol.actions import Action
-from protocol.bot import Bot, Decision, GameInfo
+from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo, HasStderr
 from protocol.errors import BotStalled, BotTimeout
 
-__all__ = ["Clock", "Clocked", "LATENCY_GRACE", "TimeControl"]
+__all__ = ["Clock", "Clocked", "KeepsClock", "LATENCY_GRACE", "MAX_MS", "TimeControl"]
 
 #: Added to every announced deadline for the pipe and scheduling latency, in seconds.
 LATENCY_GRACE = 0.05
+
+#: The longest time limit in ms a bot can be given (a poll() time-out is a C int).
+MAX_MS = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ class Clock:
         self.limits = limits
         self.bank = limits.time_bank
         self.timeouts_in_row = 0
+        #: the seconds the last move took, as :meth:`spend` was told (the game loop reads it for the record)
+        self.used: float | None = None
 
     def new_game(self) -> None:
         """A new game: the bank full again, no timeouts counted."""
@@ -72,6 +77,7 @@ class Clock:
 
     def spend(self, used: float) -> None:
         """A move took ``used`` seconds (answered or not): what is beyond the move limit comes out of the bank."""
+        self.used = used
         if self.bank and used > self.limits.move_time:
             self.bank = max(0.0, self.bank - (used - self.limits.move_time))
 
@@ -94,6 +100,14 @@ class Clock:
         self.answered()
 
 
+@runtime_checkable
+class KeepsClock(Protocol):
+    """A bot that keeps its own :class:`Clock` (a program bot, an in-process bot under the time limits): the runner
+    lets that clock time its answers instead of timing them itself."""
+
+    clock: Clock
+
+
 class Clocked:
     """An in-process bot under the clock of program bots (docs/PROTOCOL.md section 8): an answer later than the
     move limit plus what is left of the time bank, plus the latency grace, is a ``timeout`` (the runner plays the
@@ -112,9 +126,11 @@ class Clocked:
         self.clock.new_game()
         self.bot.new_game(info)
 
-    def act(self, decision: Decision) -> Action | str:
+    def act(self, decision: Decision) -> Action | str | Answer:
         allowed = self.clock.allowed
         start = self.now()
+        if decision.deadline is None:  # the clock a program bot's request announces (docs/PROTOCOL.md section 8)
+            decision.deadline = Deadline(int(allowed * 1000), int(self.clock.bank * 1000), start)
         try:
             action = self.bot.act(decision)
         finally:
@@ -129,7 +145,12 @@ class Clocked:
     def close(self) -> None:
         self.bot.close()
 
-    def __getattr__(self, name: str) -> Any:  # anything else the bot has (take_stderr, its own fields)
+    def take_stderr(self) -> str:
+        """The bot's own stderr accessor's text, if it has one (:class:`HasStderr`); else nothing."""
+        take = self.bot.take_stderr if isinstance(self.bot, HasStderr) else None
+        return take() if callable(take) else ""
+
+    def __getattr__(self, name: str) -> Any:  # anything else the bot has (its own fields)
         if name == "bot":
             raise AttributeError(name)
         return getattr(self.bot, name)

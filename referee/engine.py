@@ -10,18 +10,21 @@ Games implement this API; the runner, the protocol, the bots, tournaments and th
 
 from __future__ import annotations
 
+import copy
+import importlib
 import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from protocol.actions import Action
+from protocol.cards import Deck
 
 from .errors import ConfigError, IllegalActionError
 
-__all__ = ["Game", "State", "Option", "Result", "Worlds", "places_by", "places_from_order"]
+__all__ = ["CardPlaces", "Game", "LateSampler", "State", "Option", "Result", "Worlds", "places_by", "places_from_order"]
 
 #: What a seat has been shown: its observations in wire form (C-8), oldest first, as the referee sent them. The first
 #: is from the start of the game (``since=0``) and each one's ``events`` continue the previous one's (each was taken
@@ -124,6 +127,8 @@ class Game(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
+    #: The cards the game is played with, in canonical order (C-4); None for a game without a deck of cards.
+    deck: ClassVar[Deck | None] = None
 
     def teams(self, seats: int) -> tuple[tuple[int, ...], ...] | None:
         """The teams for ``seats`` players, or None when every player plays alone (C-2)."""
@@ -219,6 +224,27 @@ class Worlds(ABC):
         ``rng`` state gives the same world). Its chance stream is seeded from ``rng`` too, never the real seed."""
 
 
+class LateSampler:
+    """A game's world sampler named by its module and attribute, imported when a seat first asks for worlds.
+
+    A sampler replays its game's engine, so the engine cannot import it; the game's package wires the two
+    (``Game.sampler = LateSampler(...)``) without loading the sampler, which most commands never use."""
+
+    __slots__ = ("module", "name", "_loaded")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+        self._loaded: Callable[..., Worlds] | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Worlds:
+        if self._loaded is None:
+            self._loaded = getattr(importlib.import_module(self.module), self.name)
+        return self._loaded(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"LateSampler({self.module}.{self.name})"
+
+
 class State(ABC):
     """A position of a game. Exactly one seat acts at each decision point (C-6).
 
@@ -299,6 +325,13 @@ class State(ABC):
         little may override it (the trick games: docs/ENGINE.md, "Playouts")."""
         return actions[int(rand() * len(actions))]
 
+    def clone(self) -> Self:
+        """An independent copy of this position, for a search to play on (docs/ENGINE.md, "State"): moves applied to
+        the copy leave this state as it is, and the copy goes on with the same chance stream. The default is a deep
+        copy that shares the :class:`Game`; a game whose states are copied often may override it with a cheaper one
+        (the built-in games copy only what a move may change in place)."""
+        return copy.deepcopy(self, {id(self.game): self.game})
+
     @property
     def log_size(self) -> int:
         """Number of entries in the event log; pass it as ``since`` to the next :meth:`observe`."""
@@ -331,6 +364,23 @@ class State(ABC):
     @abstractmethod
     def card_locations(self) -> dict[str, int]:
         """How many cards are in each place (hands, stock, table, discard…): for conservation checks."""
+
+
+@runtime_checkable
+class CardPlaces(Protocol):
+    """The optional capability of a state whose cards can be followed one by one (every built-in game's): the random
+    simulation checks of :mod:`referee.testing` conserve each card by it, where the game has a :attr:`Game.deck`
+    (docs/ENGINE.md, "State"). Checked with ``isinstance(state, CardPlaces)``."""
+
+    def card_places(self) -> dict[str, list[int]]:
+        """The canonical indices of the cards in each place of :meth:`State.card_locations` (``stock`` from bottom to
+        top, the others ascending)."""
+        ...
+
+    @property
+    def deck_cards(self) -> Sequence[int]:
+        """The canonical indices of the cards this game is played with: together the places hold them all."""
+        ...
 
 
 def _brief(actions: Iterable[Action], limit: int = 8) -> str:

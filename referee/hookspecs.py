@@ -3,23 +3,42 @@
 A plugin is a module (or object) with functions marked ``@hookimpl`` (``from referee import hookimpl`` or
 ``from protocol.hooks import hookimpl``), found through the entry point group ``referee``. The built-in games
 and bots are plugins too, registered through these very hooks. Each hook hands in a ``register`` callback,
-so names are validated and de-duplicated in one place (``referee.plugins``).
+so names are validated and de-duplicated in one place (``referee.plugins``). The callbacks' types are
+:class:`GameRegistrar`, :class:`~protocol.hooks.BotRegistrar` (in ``protocol``, for bot packages that import
+nothing else) and :class:`CommandRegistrar`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import pluggy
 
-from protocol.hooks import PROJECT
+from protocol.hooks import PROJECT, BotRegistrar
+
+from .engine import Game
+
+__all__ = ["BotRegistrar", "CommandRegistrar", "GameRegistrar", "hookspec", "register_bots", "register_commands",
+           "register_games"]
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 
 
+class GameRegistrar(Protocol):
+    """The ``register`` of ``register_games``: one call per game, an instance of :class:`referee.engine.Game`."""
+
+    def __call__(self, game: Game) -> None: ...
+
+
+class CommandRegistrar(Protocol):
+    """The ``register`` of ``register_commands``: a ``typer.Typer`` (a group of commands) or a click command, run
+    as ``referee NAME``."""
+
+    def __call__(self, command: Any, *, name: str) -> None: ...
+
+
 @hookspec
-def register_games(register: Callable[[Any], None]) -> None:
+def register_games(register: GameRegistrar) -> None:
     """Register games: call ``register(game)`` once per game, with an instance of ``referee.engine.Game``.
 
     Every implementation is called; the return value is ignored. A game id already registered is an error
@@ -28,7 +47,7 @@ def register_games(register: Callable[[Any], None]) -> None:
 
 
 @hookspec
-def register_bots(register: Callable[..., None]) -> None:
+def register_bots(register: BotRegistrar) -> None:
     """Register in-process bots: call ``register(name, factory, *, description="", games=None)``.
 
     ``factory()`` returns a new bot (``protocol.bot.Bot``); ``games`` lists the game ids the bot supports
@@ -37,7 +56,7 @@ def register_bots(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_commands(register: Callable[..., None]) -> None:
+def register_commands(register: CommandRegistrar) -> None:
     """Register commands of the ``referee`` command line: call ``register(command, name=NAME)`` with a
     ``typer.Typer`` (a group of commands) or a click command; ``referee NAME`` then runs it, with the errors of
     the project shown as one line (exit code 2) like every built-in command's. A name taken by a built-in command

@@ -1,7 +1,7 @@
 """The ``referee`` console script and ``python -m referee``, kept light to import.
 
 Importing the commands takes most of a second (typer, the games, the plugins). A ^C in that time is ``referee:
-interrupted`` and exit code 130, as it is once a command runs (``referee.cli_common.one_line_errors``), not a
+interrupted`` and exit code 130, as it is once a command runs (``referee.cli.common.one_line_errors``), not a
 traceback.
 """
 
@@ -32,6 +32,11 @@ def _forget_caught_interrupt() -> None:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # what 'referee --version' prints, without importing the command line
+        from .version import version
+
+        sys.stdout.write(f"referee {version()}\n")
+        sys.exit(0)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where ^C is ignored (nohup, &)
         signal.signal(signal.SIGINT, _on_sigint)
     try:
@@ -53,7 +58,7 @@ def main() -> None:
 
 
 def _said() -> bool:
-    from .cli_common import interrupt_said
+    from .cli.common import interrupt_said
 
     return interrupt_said()
 

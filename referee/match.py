@@ -10,26 +10,30 @@ fault policy applies: ``forfeit`` (default) moves every faulted seat below every
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from protocol.actions import Action
-from protocol.bot import Bot, Decision, GameInfo
+from protocol.bot import NOTE_LIMIT, Answer, Bot, Decision, GameInfo, HasStderr
 from protocol.faults import Fault, FaultKind
 
-from .cgroups import freeze_idle, idle_pending
+from .clock import Clock, KeepsClock
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
-from .remote import RemoteBot
+from .idle import freeze_idle, idle_pending
 from .results import GameResult
 from .rng import derive_seed
+from .said import SAID_CAP, STDERR_CAP, Said, keep_tail, said_within, tail_of
 
-__all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed", "check_policy",
-           "choice_index", "default_action", "game_result", "is_forced", "play_game"]
+__all__ = ["DECISION_STDERR", "Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed",
+           "check_policy", "choice_index", "default_action", "game_result", "is_forced", "play_game"]
 
 POLICIES = ("forfeit", "continue")
+#: The most of a bot's stderr kept with one decision (the last bytes it wrote while asked).
+DECISION_STDERR = 4096
 
 
 def check_policy(policy: str) -> None:
@@ -53,12 +57,18 @@ class GameRecord:
     actions: list[str]
     policy: str
     result: GameResult
-    #: seat → what the bot wrote on stderr during this game (bots in other processes; capped)
+    #: seat → what the bot wrote on stderr during this game, its decisions' parts included (program bots; capped)
     stderr: dict[int, str] = field(default_factory=dict)
     #: the index of each action in its decision's legal list (canonical order, C-7), as played or replayed; empty
     #: for a record read from a file and not replayed. Derived from the actions, so records compare without them.
     #: Compact storage keeps these instead of the texts.
     choices: list[int] = field(default_factory=list, compare=False)
+    #: by decision: the microseconds its seat took to answer, as the referee measured them (a program bot: from its
+    #: request written to its answer read; an in-process bot: around ``act``), None where the seat was not asked.
+    #: Empty when not measured (an old record). Not derived from the actions, so records compare without them.
+    times: list[int | None] = field(default_factory=list, compare=False)
+    #: decision index → what its seat said there (:class:`Said`), only where it said something
+    said: dict[int, Said] = field(default_factory=dict, compare=False)
 
     @property
     def faults(self) -> tuple[Fault, ...]:
@@ -161,6 +171,10 @@ def play_game(
             disabled[seat] = True
     actions: list[str] = []
     choices: list[int] = []
+    times: list[int | None] = []
+    said: dict[int, Said] = {}
+    written = [""] * n  # what each program bot wrote on stderr in this game (its decisions' parts included) …
+    dropped = [0] * n  # … the last STDERR_CAP bytes of it, after this many
     cursors = [0] * n
     seen = 0
     if listener:
@@ -172,29 +186,49 @@ def play_game(
     # (State.apply would search the legal list again).
     legal_actions, apply_legal, observe = state.legal_actions, state._apply, state.observe
     acts = [bot.act for bot in bots]
+    # the clock of a bot that keeps one (a program bot, an in-process bot under the time limits) measures the time
+    # its answer took (a program bot's from its request written to its answer read); others are timed here
+    clocks = [bot.clock if isinstance(bot, KeepsClock) and isinstance(bot.clock, Clock) else None for bot in bots]
+    stderrs = [_stderr_of(bot) for bot in bots]
     # An in-process bot thinks in this process: a program bot that has answered must not run on beside it (a program
     # bot waited for freezes the others itself after a short grace, referee/cgroups.py)
-    in_process = [not isinstance(bot, RemoteBot) for bot in bots]
+    in_process: list[bool] | None = None  # found when a program bot is first idle (only they can be)
     try:
         while (to_act := state.to_act) is not None:
             seat = to_act
             legal = legal_actions()
             played: Action | None = None
             choice = -1
+            used: int | None = None
             # C-6: a lone pass is applied without asking (two or more actions never are: is_forced is not asked
             # then); a seat whose process ended is not asked (C-7)
             if not disabled[seat] and (len(legal) > 1 or not is_forced(legal)):
                 since = cursors[seat]
                 cursors[seat] = state.log_size
-                if in_process[seat] and idle_pending():
-                    freeze_idle()
+                if idle_pending():
+                    if in_process is None:
+                        in_process = [not _is_program(bot) for bot in bots]
+                    if in_process[seat]:
+                        freeze_idle()
+                take, clock = stderrs[seat], clocks[seat]
+                if clock is not None:
+                    clock.used = None
+                failure: BaseException | None = None
+                start = time.perf_counter()
                 try:
                     answer = acts[seat](Decision(seat, legal, partial(observe, seat, since)))
                 except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's exception, even sys.exit, is a fault (C-7)
-                    fault = _fault(seat, len(actions), exc)
+                    failure = exc
+                elapsed = time.perf_counter() - start
+                used = round((clock.used if clock is not None and clock.used is not None else elapsed) * 1e6)
+                note = ""
+                if failure is not None:
+                    fault = _fault(seat, len(actions), failure)
                     faults.append(fault)
                     disabled[seat] = fault.kind.ends_process  # C-7: not asked again in this game
                 else:
+                    if type(answer) is Answer:
+                        note, answer = _note(answer.note), answer.action
                     for i, candidate in enumerate(legal):
                         if candidate is answer:
                             played, choice = candidate, i
@@ -203,12 +237,19 @@ def play_game(
                         played = _answer(state, legal, answer, seat, len(actions), faults)
                         if played is not None:
                             choice = choice_index(legal, played)
+                err = _take(take) if take is not None else ""
+                if err:  # kept to its tail as it grows: a bot that floods stderr costs no memory
+                    written[seat], cut = tail_of(written[seat] + err, STDERR_CAP)
+                    dropped[seat] += cut
+                if note or err:
+                    said[len(actions)] = Said(note, keep_tail(err, DECISION_STDERR))
             if played is None:
                 played = default_action(legal)
                 choice = choice_index(legal, played)
             apply_legal(played)  # the engine's own errors propagate: they are not the bot's fault
             actions.append(played.text)
             choices.append(choice)
+            times.append(used)
             if listener:
                 listener(state, state.events(seen, None))
                 seen = state.log_size
@@ -222,15 +263,41 @@ def play_game(
             bot.game_over(result.to_dict())  # the Bot interface's plain result object, a copy for each bot
         except (Exception, SystemExit):  # noqa: BLE001,S110
             pass
-        take = getattr(bot, "take_stderr", None)
-        try:
-            text = take() if take else ""
-        except Exception:  # noqa: BLE001 - a bot's own stderr accessor is its code, too
-            text = ""
+        take = stderrs[seat]
+        text = keep_tail(written[seat] + (_take(take) if take is not None else ""), STDERR_CAP, dropped[seat])
         if text:
             stderr[seat] = text
     return GameRecord(game.id, n, seed, dealer, dict(state.options), [getattr(b, "name", "?") for b in bots],
-                      actions, policy, result, stderr, choices)
+                      actions, policy, result, stderr, choices, times, said_within(said, SAID_CAP))
+
+
+def _is_program(bot: Bot) -> bool:
+    from .remote import RemoteBot  # loaded already: a program bot is one
+
+    return isinstance(bot, RemoteBot)
+
+
+def _stderr_of(bot: Bot) -> Callable[[], str] | None:
+    """A bot's stderr accessor, if it has one (:class:`HasStderr`)."""
+    take = bot.take_stderr if isinstance(bot, HasStderr) else None
+    return take if callable(take) else None
+
+
+def _take(take: Callable[[], str]) -> str:
+    try:
+        text = take()
+    except Exception:  # noqa: BLE001 - a bot's own stderr accessor is its code, too
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+def _note(note: object) -> str:
+    """A bot's note as kept: text, at most NOTE_LIMIT characters, the rest cut with a mark that says so."""
+    if not isinstance(note, str):
+        return f"[the note is {type(note).__name__}, not text]"
+    if len(note) <= NOTE_LIMIT:
+        return note
+    return f"{note[:NOTE_LIMIT]}[… {len(note) - NOTE_LIMIT} more characters cut]"
 
 
 def _answer(state: State, legal: Sequence[Action], answer: object, seat: int, index: int,

@@ -23,6 +23,7 @@ from protocol.hooks import PROJECT
 from . import __version__, hookspecs
 from .engine import Game
 from .errors import ConfigError, PluginError
+from .hookspecs import BotRegistrar, CommandRegistrar, GameRegistrar
 
 __all__ = ["DEFAULT_PLUGINS", "BotEntry", "CommandEntry", "GameEntry", "Registry", "load_registry",
            "make_plugin_manager"]
@@ -145,18 +146,18 @@ def load_registry(*, builtins: Iterable[str] = DEFAULT_PLUGINS, entry_points: bo
             pm.unregister(exc.plugin)
     for name, plugin in pm.list_name_plugin():
         source = sources.get(name, builtin_source)
-        _call(registry, pm, plugin, name, "register_games", _game_registrar(registry, source))
-        _call(registry, pm, plugin, name, "register_bots", _bot_registrar(registry, source))
+        _call(registry, pm.hook.register_games, plugin, name, _game_registrar(registry, source))
+        _call(registry, pm.hook.register_bots, plugin, name, _bot_registrar(registry, source))
         if commands:
-            _call(registry, pm, plugin, name, "register_commands",
+            _call(registry, pm.hook.register_commands, plugin, name,
                   _command_registrar(registry, source, frozenset(reserved)))
     return registry
 
 
-def _call(registry: Registry, pm: pluggy.PluginManager, plugin: Any, name: str, hook: str,
-          register: Callable[..., None]) -> None:
+def _call(registry: Registry, hook: pluggy.HookCaller, plugin: object, name: str,
+          register: GameRegistrar | BotRegistrar | CommandRegistrar) -> None:
     """Call one plugin's implementation of one hook, so that a failing plugin is reported by name."""
-    for impl in getattr(pm.hook, hook).get_hookimpls():
+    for impl in hook.get_hookimpls():
         if impl.plugin is not plugin:
             continue
         try:
@@ -164,7 +165,7 @@ def _call(registry: Registry, pm: pluggy.PluginManager, plugin: Any, name: str, 
         except PluginError as exc:
             registry.errors.append(f"plugin {name!r}: {exc}")
         except Exception as exc:  # noqa: BLE001 - a broken plugin must not stop the others
-            registry.errors.append(f"plugin {name!r} failed in {hook}: {_first_line(exc)}")
+            registry.errors.append(f"plugin {name!r} failed in {hook.name}: {_first_line(exc)}")
 
 
 def _identity(value: Any) -> Any:
@@ -176,7 +177,7 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
-def _game_registrar(registry: Registry, source: Source) -> Callable[[Game], None]:
+def _game_registrar(registry: Registry, source: Source) -> GameRegistrar:
     def register(game: Game) -> None:
         if not isinstance(game, Game):
             raise PluginError(f"register_games got {game!r}, which is not a referee.engine.Game")
@@ -187,7 +188,7 @@ def _game_registrar(registry: Registry, source: Source) -> Callable[[Game], None
     return register
 
 
-def _bot_registrar(registry: Registry, source: Source) -> Callable[..., None]:
+def _bot_registrar(registry: Registry, source: Source) -> BotRegistrar:
     def register(name: str, factory: Callable[[], Bot], *, description: str = "",
                  games: Iterable[str] | None = None) -> None:
         if not isinstance(name, str) or not name or ":" in name or "/" in name:
@@ -202,7 +203,7 @@ def _bot_registrar(registry: Registry, source: Source) -> Callable[..., None]:
     return register
 
 
-def _command_registrar(registry: Registry, source: Source, reserved: frozenset[str]) -> Callable[..., None]:
+def _command_registrar(registry: Registry, source: Source, reserved: frozenset[str]) -> CommandRegistrar:
     def register(command: Any, *, name: str) -> None:
         if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
             raise PluginError(f"command name {name!r} is not valid (lower-case letters, digits, '-' and '_')")

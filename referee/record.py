@@ -23,6 +23,7 @@ from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
 from .match import GameRecord, choice_index, game_result
 from .results import REQUIRED, GameResult
+from .said import Said
 
 __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_text", "read_record", "write_record",
            "replay"]
@@ -36,8 +37,6 @@ _KIND_NAMES = {int: "a whole number", str: "a string", list: "a list", dict: "an
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 #: How deeply a record's lists and objects may nest (a record needs 4 levels).
 MAX_RECORD_DEPTH = 32
-
-
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -53,6 +52,8 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "faults": [f.to_dict() for f in record.faults],
         "result": record.result.to_dict(),
         "stderr": {str(seat): text for seat, text in record.stderr.items()},
+        "times": record.times,
+        "said": {str(decision): said.to_dict() for decision, said in sorted(record.said.items())},
     }
 
 
@@ -97,6 +98,8 @@ def record_from_dict(data: Any) -> GameRecord:
         policy=get("policy", str),
         result=_result(get("result", dict), faults),
         stderr=_stderr(data.get("stderr")),
+        times=_times(data.get("times"), len(actions)),
+        said=_said(data.get("said"), len(actions)),
     )
 
 
@@ -116,6 +119,31 @@ def _stderr(value: Any) -> dict[int, str]:
     if not isinstance(value, dict) or not all(str(k).isdigit() and isinstance(v, str) for k, v in value.items()):
         raise RecordError("record field 'stderr' must map seat numbers to text")
     return {int(k): v for k, v in value.items()}
+
+
+def _times(value: Any, decisions: int) -> list[int | None]:
+    if value is None:
+        return []
+    if (not isinstance(value, list) or len(value) not in (0, decisions)
+            or not all(t is None or type(t) is int and t >= 0 for t in value)):
+        raise RecordError(f"record field 'times' must list, for each of the {decisions} actions, the microseconds "
+                          f"its seat took (a whole number) or null, or be empty")
+    return value
+
+
+def _said(value: Any, decisions: int) -> dict[int, Said]:
+    if value is None:
+        return {}
+    said: dict[int, Said] = {}
+    if isinstance(value, dict):
+        for key, entry in value.items():
+            if (not str(key).isdigit() or int(key) >= decisions or not isinstance(entry, dict)
+                    or not all(k in ("note", "stderr") and isinstance(v, str) for k, v in entry.items())):
+                break
+            said[int(key)] = Said(entry.get("note", ""), entry.get("stderr", ""))
+        else:
+            return said
+    raise RecordError("record field 'said' must map decision numbers to {\"note\", \"stderr\"} objects of text")
 
 
 def record_text(record: GameRecord) -> str:
@@ -214,4 +242,4 @@ def replay(
             raise RecordError(f"result field {key!r} differs: the record says {stored!r}, the replay gives "
                               f"{replayed[key]!r}")
     return GameRecord(record.game, record.seats, record.seed, record.dealer, dict(state.options), record.bots,
-                      record.actions, record.policy, result, record.stderr, choices)
+                      record.actions, record.policy, result, record.stderr, choices, record.times, record.said)

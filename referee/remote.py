@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from protocol.bot import BotBase, Decision, GameInfo
+from protocol.bot import Answer, BotBase, Decision, GameInfo
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ProtocolViolation
 from protocol.wire import PROTOCOL_VERSIONS, answers, bye, game_over, hello, hello_problems, new_game, request
 
@@ -141,15 +141,16 @@ class RemoteBot(BotBase):
         between games (it should wait for bye, docs/PROTOCOL.md); it is restarted once, without a fault."""
         return not self._answered and self.last_exit == 0 and self.transport is None
 
-    def act(self, decision: Decision) -> str:
-        """The reply's text, legal or not: the game loop resolves it to an action (an illegal one is its fault)."""
+    def act(self, decision: Decision) -> str | Answer:
+        """The reply's text, legal or not: the game loop resolves it to an action (an illegal one is its fault);
+        with the reply's ``debug`` note, if it has one, as an :class:`Answer`."""
         if not self.alive:
             raise BotCrashed("bot process is gone")
         self._id += 1
         rid = self._id
         allowed = self.clock.allowed
         message = request(id=rid, observation=decision.observation, legal=[a.text for a in decision.legal],
-                          deadline_ms=int(allowed * 1000))
+                          deadline_ms=int(allowed * 1000), bank_ms=int(self.clock.bank * 1000))
         self._written_at = time.monotonic()  # set again once the request is written
         try:
             try:
@@ -172,7 +173,8 @@ class RemoteBot(BotBase):
             keys = ", ".join(sorted(str(k)[:40] for k in reply)[:12])
             what = "no 'action' key" if "action" not in reply else f"an 'action' that is {type(text).__name__}"
             raise ProtocolViolation(f"reply {rid} has {what}, which must be a string (the reply's keys: {keys})")
-        return text
+        note = reply.get("debug")
+        return text if note is None else Answer(text, note)
 
     def _exchange(self, message: dict[str, Any], rid: int, allowed: float) -> Mapping[str, Any]:
         """Write a request and wait for its answer. The write is bounded too (a bot that does not read its stdin

@@ -29,11 +29,13 @@ import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .cgroups import BotGroup, Support
 from .dealkey import secret_path
 from .errors import ConfigError
+
+if TYPE_CHECKING:  # loaded when a sandboxed bot starts: a run of in-process bots needs none of it
+    from .cgroups import BotGroup
 
 __all__ = ["MODES", "Sandbox", "BotProcess", "probe", "resolve", "DEFAULT_MEMORY_MB", "DEFAULT_PROCESSES",
            "DEFAULT_FILE_SIZE_MB", "ENV_ALLOWED"]
@@ -137,6 +139,8 @@ class Sandbox:
             raise FileNotFoundError(errno.ENOENT, hidden_line(hidden[0], _bot_folder(argv, cwd)))
         options = self.options(argv, cwd, env["PATH"])
         # The options go through a memfd: bwrap's own command line (/proc/1/cmdline inside) stays short.
+        from .cgroups import BotGroup, Support
+
         fd = os.memfd_create("referee-bwrap-args")
         group = BotGroup(memory_mb=self.memory_mb, processes=self.processes)
         # A session of its own, without a terminal (so bwrap's --new-session is not needed: without it the bot

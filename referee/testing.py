@@ -7,10 +7,11 @@ A plugin author runs them on a game in one line, from a test or a shell::
     check_game(MyGame(), seats=4, games=200, seed=7, options={"target": 30})
 
 :func:`check_game` plays seeded random games (a ``random.Random`` choosing among the legal actions) and checks at
-every step: card conservation (by ``card_places()`` when the state has it: disjoint places that hold every card of
-the game; else by ``card_locations()``: the count of cards never changes); that the seat to act has legal actions,
-without duplicates, and none once the game is over (C-6); termination within ``max_steps``; a well-formed result
-(C-10: the finishing order partitions the seats, the places follow from it); the deals (``deals_done`` grows by
+every step: card conservation (by ``card_places()`` when the state has it, a :class:`~referee.engine.CardPlaces`:
+disjoint places that hold every card of the game; else by ``card_locations()``: the count of cards never changes);
+that the seat to act has legal actions, without duplicates, and none once the game is over (C-6); termination
+within ``max_steps``; a well-formed result (C-10: the finishing order partitions the seats, the places follow from
+it); the deals (``deals_done`` grows by
 one at most per action, and ``deal_places()`` is then a ranking); replay (C-5: the same seed, options,
 dealer and action texts give the same result, event log and observations); and, in the first ``leak_games``
 games, the leak check (C-8): re-dealing what the seat to act cannot see (``resample_hidden``) leaves its
@@ -34,7 +35,7 @@ from typing import Any
 
 from protocol.actions import Action
 
-from .engine import Game, State, places_by, places_from_order
+from .engine import CardPlaces, Game, State, places_by, places_from_order
 from .errors import IllegalActionError
 from .match import is_forced
 
@@ -517,16 +518,16 @@ def check_game(game: Game, *, seats: int | Iterable[int] | None = None, games: i
 
 
 def _has_places(state: State) -> bool:
-    """Whether the cards of ``state`` can be followed one by one: it has ``card_places()`` and its game a deck."""
-    return hasattr(state, "card_places") and getattr(state.game, "deck", None) is not None
+    """Whether the cards of ``state`` can be followed one by one: it is a :class:`CardPlaces` and its game has a
+    deck."""
+    return isinstance(state, CardPlaces) and state.game.deck is not None
 
 
 def _conservation(state: State) -> Callable[[Any], object]:
-    """The conservation check of ``state``'s game: by ``card_places()`` (every card of ``state.deck_cards``, or of
-    the game's deck) when the state has it and the game a deck, else by the counts of ``card_locations()``."""
-    if _has_places(state):
-        cards = getattr(state, "deck_cards", None)
-        return partial(check_conservation, deck_cards=cards)
+    """The conservation check of ``state``'s game: by ``card_places()`` (every card of ``state.deck_cards``) when
+    the state is a :class:`CardPlaces` and the game has a deck, else by the counts of ``card_locations()``."""
+    if isinstance(state, CardPlaces) and state.game.deck is not None:
+        return partial(check_conservation, deck_cards=state.deck_cards)
     total = sum(state.card_locations().values())
     return lambda s: check_counts(s, total)
 

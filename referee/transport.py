@@ -20,15 +20,15 @@ from typing import Any, Protocol
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ConfigError, ProtocolViolation
 from protocol.wire import MAX_FRAME, FrameDecoder, packer
 
-from .cgroups import FREEZE_AFTER, BotGroup, freeze_idle, idle_pending
+from .cgroups import FREEZE_AFTER, BotGroup
+from .idle import freeze_idle, idle_pending
 from .proctree import LISTED, children
+from .said import STDERR_CAP, dropped_mark
 from .sandbox import BotProcess
 from .wirelog import FROM_BOT, TO_BOT, WireLog
 
 __all__ = ["Transport", "ProcessTransport", "MockTransport", "STDERR_CAP"]
 
-#: How much of a bot's stderr is kept (the most recent bytes).
-STDERR_CAP = 64 * 1024
 _READ_CHUNK = 65536
 #: How often, waiting for a launched bot's answer, the transport looks whether the bot still holds its stdout (s).
 HOLDERS_EVERY = 0.1
@@ -77,10 +77,12 @@ class _StderrTail:
         self.cap = cap
         self._buf = bytearray()
         self._dropped = 0
+        self._ready = select.poll()  # asked before each read: cheaper than a read that fails with EAGAIN
+        self._ready.register(fd, select.POLLIN)
 
     def drain(self) -> None:
         """Read everything the pipe holds now, without blocking."""
-        while self.fd is not None:
+        while self.fd is not None and self._ready.poll(0):
             try:
                 data = os.read(self.fd, _READ_CHUNK)
             except BlockingIOError:
@@ -99,11 +101,13 @@ class _StderrTail:
     def take(self) -> str:
         """The captured text since the last call (then cleared)."""
         self.drain()
+        if not self._buf and not self._dropped:
+            return ""  # the usual case, once per decision: nothing written
         data, dropped = bytes(self._buf), self._dropped
         self._buf.clear()
         self._dropped = 0
         text = data.decode("utf-8", "replace")
-        return f"[… {dropped} earlier bytes dropped]\n{text}" if dropped else text
+        return dropped_mark(dropped) + text if dropped else text
 
 
 class ProcessTransport:

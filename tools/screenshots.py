@@ -9,6 +9,7 @@ Playwright).
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -20,11 +21,13 @@ sys.path.insert(0, str(ROOT / "tests" / "integration"))
 
 from html_browser import browser, no_errors, open_page  # noqa: E402
 
-#: (file, page, address suffix, what to click or None, viewport height, full page)
+#: (file, page, address suffix, viewport width, viewport height)
 SHOTS = [
-    ("replay.png", "game.html", "#d=14", None, 820, False),
-    ("replay-seat.png", "kazaki.html", "#d=9&seat=1", None, 820, False),
-    ("report.png", "report.html", "", None, 1100, False),
+    ("replay.png", "game.html", "#d={noted}", 1280, 1100),
+    ("replay-phone.png", "game.html", "#d={noted}", 390, 844),
+    ("replay-seat.png", "kazaki.html", "#d=9&seat=1", 1280, 820),
+    ("report.png", "report.html", "", 1280, 1100),
+    ("report-games.png", "report.html", "#time-per-move", 1280, 1000),
 ]
 
 
@@ -40,9 +43,12 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="referee-shots-") as folder:
         work = Path(folder)
-        referee("play", "durak", "-b", "heuristic", "-b", "random", "-b", "heuristic", "--seed", "7",
-                "--record", "game.json", cwd=work)
+        shutil.copy(ROOT / "bots" / "examples" / "python" / "thinker.py", work / "thinker.py")  # it leaves notes
+        referee("play", "durak", "-b", "heuristic", "-b", f"cmd:{Path(sys.executable).name} thinker.py", "-b",
+                "heuristic", "--seed", "7", "--move-time", "40", "--record", "game.json", cwd=work)
         referee("replay", "game.json", "--html", "game.html", cwd=work)
+        said = json.loads((work / "game.json").read_text(encoding="utf-8"))["said"]
+        noted = min((int(d) for d in said if int(d) >= 12), default=14)  # a decision where thinker left a note
         referee("play", "kazaki", "-b", "heuristic", "-b", "random", "--seed", "3", "--record", "kazaki.json",
                 cwd=work)
         referee("replay", "kazaki.json", "--html", "kazaki.html", cwd=work)
@@ -54,12 +60,12 @@ def main() -> None:
                 "--workers", "2", cwd=work)
         referee("tournament", "report", "t.db", "-o", "report.html", "--replays", "6", cwd=work)
         with browser() as context:
-            for name, page_file, suffix, _, height, full in SHOTS:
+            for name, page_file, suffix, width, height in SHOTS:
                 page = open_page(context)
-                page.set_viewport_size({"width": 1280, "height": height})
-                page.goto((work / page_file).as_uri() + suffix)
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto((work / page_file).as_uri() + suffix.format(noted=noted))
                 page.wait_for_load_state("load")
-                page.screenshot(path=str(args.out / name), full_page=full)
+                page.screenshot(path=str(args.out / name))
                 no_errors(page)
                 page.close()
                 print(args.out / name)

@@ -10,15 +10,55 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
+from types import UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
 from referee.clock import TimeControl
 from referee.dealkey import keyed_seed
 from referee.errors import ConfigError
+from referee.said import DEBUG_BUDGET
 
 from .schedule import Pairing, Scheduled, Table, schedule, schedule_shape, schedule_size, tables_of
 
-__all__ = ["TournamentConfig"]
+__all__ = ["Extra", "TournamentConfig", "sandbox_mode"]
+
+
+@dataclass(frozen=True)
+class Extra:
+    """The settings a tournament stores under ``extra``: each came after the first databases, and is stored only when
+    set (None: not stored), so an old database reads and is written back as it was. What a setting holds is checked
+    where it is used (a damaged one is a ConfigError there)."""
+
+    #: how its program bots run (``referee.sandbox.Sandbox.settings``); None: stored before the sandbox existed
+    sandbox: dict[str, Any] | None = None
+    #: the tables it plays (``tournaments.schedule.tables_of``: a gauntlet, a ladder's joins); None: a round robin
+    stages: list[list[Any]] | None = None
+    #: an SPRT's settings (``tournaments.sprt_plan.SprtPlan.settings_dict``); None: not an SPRT
+    sprt: dict[str, Any] | None = None
+    #: ``"drawn"``: its seed was drawn in secret (no ``--seed``)
+    seed: str | None = None
+    #: the key of its deals, hex (referee/dealkey.py; a tournament of program bots); None: public deals
+    deal_key: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: the settings that are set."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Extra:
+        """The settings as stored; ConfigError names an unknown or mistyped one."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"the stored tournament configuration is damaged: field 'extra' is {data!r:.60}")
+        hints = get_type_hints(cls)
+        unknown = sorted(set(data) - set(hints))
+        if unknown:
+            raise ConfigError(f"the stored tournament configuration has unknown extra fields: {', '.join(unknown)} "
+                              "(damaged, or written by a newer referee)")
+        for name, value in data.items():
+            if not _fits(value, hints[name]):
+                raise ConfigError(f"the stored tournament configuration is damaged: extra field {name!r} is "
+                                  f"{value!r:.60}")
+        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -35,22 +75,30 @@ class TournamentConfig:
     seed: int
     move_time_ms: int = 1000
     policy: str = "forfeit"
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: the settings stored under ``extra``; given as a dict (its stored form), it is read as one
+    extra: Extra = field(default_factory=Extra)
     time_bank_ms: int = 0  # added later: stored only when not 0
+    #: characters of the bots' words kept per game (referee.said.said_within; None: all); stored when not default
+    debug_budget: int | None = DEBUG_BUDGET
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.extra, Extra):  # its stored form (a dict), or damaged
+            object.__setattr__(self, "extra", Extra.from_dict(self.extra))
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form; a field of ``_OMITTED_AT_DEFAULT`` at its default is left out (see the module)."""
         data = asdict(self)
+        data["extra"] = self.extra.to_dict()
         for name, default in _OMITTED_AT_DEFAULT.items():
             if data[name] == default:
                 del data[name]
         return data
 
     def tables(self) -> list[Table] | None:
-        """The tables this tournament plays (None: the round robin of every entrant), from ``extra["stages"]``
+        """The tables this tournament plays (None: the round robin of every entrant), from ``extra.stages``
         (:func:`tournaments.schedule.tables_of`: a gauntlet, a ladder's joins); ConfigError when damaged."""
         try:
-            return tables_of(len(self.entrants), self.seats, self.extra.get("stages"))
+            return tables_of(len(self.entrants), self.seats, self.extra.stages)
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"the stored tournament configuration is damaged: its stages ({exc})") from exc
 
@@ -65,9 +113,9 @@ class TournamentConfig:
     @property
     def deals_from(self) -> int:
         """The seed the deck seeds derive from (:func:`tournaments.schedule.deal_seed`): the tournament seed keyed
-        with ``extra["deal_key"]`` (referee/dealkey.py: a tournament of program bots), or the seed itself (a
+        with ``extra.deal_key`` (referee/dealkey.py: a tournament of program bots), or the seed itself (a
         tournament of in-process bots only, or stored before deals were keyed)."""
-        key = self.extra.get("deal_key")
+        key = self.extra.deal_key
         if key is None:
             return self.seed
         try:
@@ -107,9 +155,15 @@ class TournamentConfig:
         return cls(**data)
 
 
+def sandbox_mode(config: dict[str, Any]) -> str:
+    """How a stored tournament's program bots run: on, off, or unknown (stored before the sandbox existed)."""
+    settings = (config.get("extra") or {}).get("sandbox") if isinstance(config.get("extra"), dict) else None
+    return str(settings.get("mode")) if isinstance(settings, dict) else "unknown"
+
+
 #: Fields added after databases were stored, and the value that leaves them out of ``to_dict`` (their default): a
 #: new field goes here, with a default, so that the databases of tournaments that do not use it stay as they were.
-_OMITTED_AT_DEFAULT: dict[str, Any] = {"time_bank_ms": 0}
+_OMITTED_AT_DEFAULT: dict[str, Any] = {"time_bank_ms": 0, "debug_budget": DEBUG_BUDGET}
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -119,6 +173,8 @@ def _fits(value: Any, hint: Any) -> bool:
     if hint is int:
         return isinstance(value, int) and not isinstance(value, bool)
     origin = get_origin(hint)
+    if origin is UnionType:
+        return any(value is None if a is type(None) else _fits(value, a) for a in get_args(hint))
     if origin is dict:
         return isinstance(value, dict)
     if origin is list:

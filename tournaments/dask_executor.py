@@ -23,8 +23,7 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sized
-from itertools import islice
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from referee.botspec import check_supports
@@ -33,8 +32,8 @@ from referee.sandbox import Sandbox
 from referee.wirelog import WireLog
 
 from .config import TournamentConfig
-from .executor import Placement
-from .local import batch_size, least_pinned
+from .feed import Feed, Finished, Placement
+from .local import least_pinned
 from .schedule import Scheduled
 from .storage import FinishedGame
 from .worker import GameWorker
@@ -228,65 +227,10 @@ class DaskExecutor:
             raise
 
     def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]:
-        from distributed import as_completed
-        from distributed.scheduler import KilledWorker
-
-        # As the local executor: jobs are taken only as workers need them (an SPRT's schedule stops when it is
-        # decided), two batches per worker ahead, sized from the seconds the workers report; smaller near the end.
-        source = iter(jobs)
-        remaining = len(jobs) if isinstance(jobs, Sized) else None
-        per_game: float | None = None
-        played_seconds, played_games = 0.0, 0  # what the workers reported: every game weighs alike in per_game
-        held = 0
-        count = 0
-        done = as_completed()
-
-        def submit(size: int) -> bool:
-            nonlocal remaining, held, count
-            batch = list(islice(source, size))
-            if not batch:
-                return False
-            if remaining is not None:
-                remaining -= len(batch)
-            future = self.client.submit(_play, self.name, batch, pure=False, key=f"{self.name}-games-{count}")
-            count += 1
-            self._pending[future] = batch
-            held += len(batch)
-            done.add(future)
-            return True
-
-        def top_up() -> None:
-            size = batch_size(per_game, remaining, self.workers, seconds=BATCH_SECONDS, most=MAX_BATCH)
-            while (held < 2 * size * self.workers and len(self._pending) < 2 * self.workers) or not self._pending:
-                if not submit(size):
-                    return
-
-        top_up()
-        for future in done:
-            batch = self._pending.pop(future, None)
-            if batch is None:  # a batch is yielded once, however often Dask ran it: no key comes back twice
-                continue
-            held -= len(batch)
-            try:
-                games, seconds, failure = future.result()
-            except KilledWorker:
-                allowed = _allowed_failures()
-                raise ExecutorError(f"the batch of game {batch[0].key} lost its Dask worker {allowed + 1} "
-                                    f"time{'s' if allowed else ''} (distributed.scheduler.allowed-failures: "
-                                    f"{allowed})") from None
-            except Exception as exc:  # noqa: BLE001 - the cluster failed (a lost scheduler): one line
-                raise ExecutorError(f"the Dask cluster failed playing game {batch[0].key}: "
-                                    f"{type(exc).__name__}: {exc}") from None
-            future.release()
-            if games:  # a first, slow game (the bots start) weighs as one game, not as a batch of a hundred
-                played_seconds += seconds
-                played_games += len(games)
-                per_game = played_seconds / played_games
-            if failure is None:
-                top_up()  # before the games are stored: the workers play on meanwhile
-            yield from games
-            if failure is not None:
-                raise ExecutorError(failure)
+        # The local executor's loop (tournaments/feed.py), with the cluster as its one lane: jobs are taken only as
+        # workers need them (an SPRT's schedule stops when it is decided), two tasks per worker ahead, sized from
+        # the seconds the workers report, every game weighing alike; smaller near the end.
+        yield from Feed(jobs, self.workers, seconds=BATCH_SECONDS, most=MAX_BATCH).run(_Tasks(self), 1)
 
     def close(self) -> None:
         """Close every worker's bots and, for ``local:N``, the cluster."""
@@ -314,6 +258,53 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+
+
+class _Tasks:
+    """The cluster of a :class:`DaskExecutor` as the one lane of the feeding loop: a batch is a task, and tasks
+    come back as they complete."""
+
+    def __init__(self, executor: DaskExecutor) -> None:
+        from distributed import as_completed
+
+        self.executor = executor
+        self.done = as_completed()
+        self.count = 0
+
+    def open(self) -> int:
+        return 0
+
+    def capacity(self, lane: int) -> int:
+        return self.executor.workers
+
+    def send(self, lane: int, batch: list[Scheduled]) -> bool:
+        executor = self.executor
+        future = executor.client.submit(_play, executor.name, batch, pure=False,
+                                        key=f"{executor.name}-games-{self.count}")
+        self.count += 1
+        executor._pending[future] = batch
+        self.done.add(future)
+        return True
+
+    def finished(self, lanes: list[int]) -> Iterator[Finished[int]]:
+        from distributed.scheduler import KilledWorker
+
+        for future in self.done:
+            batch = self.executor._pending.pop(future, None)
+            if batch is None:  # a batch is yielded once, however often Dask ran it: no key comes back twice
+                continue
+            try:
+                games, seconds, failure = future.result()
+            except KilledWorker:
+                allowed = _allowed_failures()
+                raise ExecutorError(f"the batch of game {batch[0].key} lost its Dask worker {allowed + 1} "
+                                    f"time{'s' if allowed else ''} (distributed.scheduler.allowed-failures: "
+                                    f"{allowed})") from None
+            except Exception as exc:  # noqa: BLE001 - the cluster failed (a lost scheduler): one line
+                raise ExecutorError(f"the Dask cluster failed playing game {batch[0].key}: "
+                                    f"{type(exc).__name__}: {exc}") from None
+            future.release()
+            yield Finished(0, games, seconds, len(batch), True, failure)
 
 
 def _allowed_failures() -> int:

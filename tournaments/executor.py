@@ -6,63 +6,22 @@ options, entrants, seed) travels with the configuration (:mod:`tournaments.confi
 :class:`tournaments.worker.GameWorker` wherever the executor puts it; :mod:`tournaments.local` is the executor of
 this machine, :mod:`tournaments.dask_executor` that of many (a Dask cluster). This module imports neither processes
 nor pipes nor Dask: each executor is imported when it is chosen from :data:`EXECUTORS`, the table
-``referee tournament run/resume/join/sprt --executor NAME`` chooses from.
+``referee tournament run/resume/join/sprt --executor NAME`` chooses from. What every executor shares (the
+:class:`Executor` it is, the :class:`Placement` it is given, the one loop that feeds it batches) is
+:mod:`tournaments.feed`, below them all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
 
 from referee.errors import ConfigError
 
 from .config import TournamentConfig
-from .schedule import Scheduled
-from .storage import FinishedGame
-
-if TYPE_CHECKING:
-    from referee.sandbox import Sandbox
-    from referee.wirelog import WireLog
+from .feed import AFFINITIES, Executor, Placement
 
 __all__ = ["AFFINITIES", "DEFAULT_EXECUTOR", "EXECUTORS", "Executor", "ExecutorFactory", "Placement",
            "executor_factory"]
-
-
-class Executor(Protocol):
-    """Plays scheduled games and yields them as they finish, in any order: a FinishedGame carries its
-    schedule key, so results do not depend on where a game ran."""
-
-    def run(self, jobs: Iterable[Scheduled]) -> Iterator[FinishedGame]: ...
-
-    def close(self) -> None:
-        """Let the games in flight finish, then release the workers and their bots."""
-
-    def terminate(self) -> None:
-        """Stop now (^C, an error): the games in flight are lost."""
-
-
-AFFINITIES = ("auto", "off")
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where and how an executor runs a tournament's games. None of it is part of the tournament: a game's result
-    does not depend on it, so a tournament may be resumed with another placement."""
-
-    workers: int = 1
-    #: how program bots are started (None: as they are)
-    sandbox: Sandbox | None = None
-    #: where their frames are logged (None: nowhere); a WireLog pickles as its path, for workers elsewhere
-    wire_log: WireLog | None = None
-    #: ``auto``: pin each worker and its bots to a core of its own where there are enough cores; ``off``: never
-    affinity: str = "off"
-    #: the dask executor's cluster: ``tcp://HOST:PORT`` or ``local:N`` (None: ``local:WORKERS``)
-    scheduler: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.affinity not in AFFINITIES:
-            raise ConfigError(f"unknown --affinity {self.affinity!r} (choose from {', '.join(AFFINITIES)})")
 
 
 #: Makes an executor for a tournament: (configuration, placement).

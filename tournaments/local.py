@@ -11,9 +11,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sized
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import islice
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -24,24 +23,26 @@ from referee.sandbox import Sandbox
 from referee.wirelog import WireLog
 
 from .config import TournamentConfig
+from .feed import Feed, Finished
 from .schedule import Scheduled
 from .storage import FinishedGame
 from .worker import GameWorker
 
-__all__ = ["LocalExecutor", "batch_size", "cores_for", "least_pinned", "pinned_elsewhere", "start_method"]
+__all__ = ["LocalExecutor", "cores_for", "least_pinned", "pinned_elsewhere", "start_method"]
 
 
 # ------------------------------------------------------------------------------------ worker processes
 #
 # Each worker is a process with one duplex pipe to the parent, and no helper threads on either side. The
 # parent sends batches of jobs and ``None`` to stop; the worker answers each batch with the pickled
-# FinishedGames and the seconds it played (or stops after a _Failed). Batches are sized to about
-# _BATCH_SECONDS of play from those reports: one message per game would wake the parent, and preempt a
-# worker, a thousand times a second, which costs more CPU than storing the games. A worker holds two batches,
-# so it never waits for work; near the end of the schedule batches shrink so that the workers finish
-# together. A worker also sends what it has once _FLUSH_SECONDS have passed since its oldest unsent game (it
-# checks after each game), so a SIGKILLed run loses only the games in flight: those being played, and those
-# finished a moment before (at most one game's time before, when one game is slow).
+# FinishedGames and the seconds it played (or stops after a _Failed). Each worker is a lane of the one feeding loop
+# (tournaments/feed.py): batches are sized to about _BATCH_SECONDS of play from those reports (a moving average):
+# one message per game would wake the parent, and preempt a worker, a thousand times a second, which costs more CPU
+# than storing the games. A worker holds two batches, so it never waits for work; near the end of the schedule
+# batches shrink so that the workers finish together. A worker also sends what it has once _FLUSH_SECONDS have
+# passed since its oldest unsent game (it checks after each game), so a SIGKILLed run loses only the games in
+# flight: those being played, and those finished a moment before (at most one game's time before, when one game is
+# slow).
 # When the parent dies the pipe closes: the worker sees it on its next read or write, closes its bots and
 # exits.
 #
@@ -54,17 +55,6 @@ __all__ = ["LocalExecutor", "batch_size", "cores_for", "least_pinned", "pinned_e
 _BATCH_SECONDS = 0.02  # play per batch of jobs
 _MAX_BATCH = 32
 _FLUSH_SECONDS = 0.1
-
-
-def batch_size(per_game: float | None, remaining: int | None, workers: int, *, seconds: float = _BATCH_SECONDS,
-               most: int = _MAX_BATCH) -> int:
-    """Jobs in the next batch: 1 until a worker has reported (``per_game`` seconds of play per game), then about
-    ``seconds`` of play, at most ``most``, and at most a share of the ``remaining`` jobs (when known) small enough
-    that the ``workers`` finish together. The local and the Dask executor size their batches so."""
-    if per_game is None:
-        return 1
-    left = most if remaining is None else remaining // (2 * workers)
-    return max(1, min(most, int(seconds / max(per_game, 1e-6)), left))
 
 
 def start_method() -> str:
@@ -208,63 +198,11 @@ class LocalExecutor:
             for job in jobs:
                 yield self._inline.play(job)
             return
-        # Jobs are taken from ``jobs`` only as workers need them, so a schedule that depends on the results (an
-        # SPRT's deals: tournaments/sprt_run.py) stops as soon as it is decided: at most two batches per worker are
-        # taken ahead. Batches shrink near the end when the number of jobs is known, so the workers finish together.
-        source = iter(jobs)
-        remaining = len(jobs) if isinstance(jobs, Sized) else None
-        exhausted = False
-        held: dict[Connection, int] = {}  # jobs sent to each worker and not answered yet
-        per_game: float | None = None  # seconds of play per game, from the workers' reports
-
-        def take(size: int) -> list[Scheduled]:
-            nonlocal exhausted, remaining
-            batch = [] if exhausted else list(islice(source, size))
-            if len(batch) < size:
-                exhausted = True
-            if remaining is not None:
-                remaining -= len(batch)
-            return batch
-
-        def send(conn: Connection, batch: list[Scheduled]) -> bool:
-            held[conn] += len(batch)  # sent or not: a worker gone with jobs is waited on, its pipe's end reported
-            try:
-                conn.send(batch)
-            except OSError:  # the worker is gone: its pipe reads as ended, or holds its last message
-                return False
-            return True
-
-        def feed(conn: Connection) -> None:
-            size = batch_size(per_game, remaining, self.workers)
-            while held[conn] < 2 * size and (batch := take(size)):
-                if not send(conn, batch):
-                    return
-
-        for _ in range(self.workers):
-            first = take(1)
-            if not first:  # the first workers hold every job: one holding none would be waited on forever
-                break
-            conn = self._start()
-            held[conn] = 0
-            if send(conn, first):
-                feed(conn)
-        while held:
-            for ready in wait(list(held)):
-                conn = cast(Connection, ready)
-                games, seconds = self._receive(conn)
-                if games:
-                    rate = seconds / len(games)
-                    per_game = rate if per_game is None else 0.8 * per_game + 0.2 * rate
-                for game in games:
-                    if isinstance(game, _Failed):
-                        raise ExecutorError(game.message())
-                    held[conn] -= 1
-                    yield game
-                feed(conn)
-                if not held[conn]:
-                    del held[conn]
+        yield from Feed(jobs, self.workers, seconds=_BATCH_SECONDS, most=_MAX_BATCH, smoothing=0.2).run(
+            _Pipes(self), self.workers)
 
     def _start(self) -> Connection:
+        """A new worker process, and the parent's end of its pipe."""
         fork = start_method() == "fork"
         ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe()
@@ -319,3 +257,32 @@ class LocalExecutor:
                 proc.join()
             conn.close()
         self._procs.clear()
+
+
+class _Pipes:
+    """The worker processes of a :class:`LocalExecutor` as lanes of the feeding loop: one pipe each."""
+
+    def __init__(self, executor: LocalExecutor) -> None:
+        self.executor = executor
+
+    def open(self) -> Connection:
+        return self.executor._start()
+
+    def capacity(self, lane: Connection) -> int:
+        return 1
+
+    def send(self, lane: Connection, batch: list[Scheduled]) -> bool:
+        try:
+            lane.send(batch)
+        except OSError:  # the worker is gone: its pipe reads as ended, or holds its last message
+            return False
+        return True
+
+    def finished(self, lanes: list[Connection]) -> Iterator[Finished[Connection]]:
+        for ready in wait(lanes):
+            conn = cast(Connection, ready)
+            games, seconds = self.executor._receive(conn)
+            # a failed game comes last (the worker stops there): the games before it are yielded, then the run stops
+            failed = games[-1] if games and isinstance(games[-1], _Failed) else None
+            played = [game for game in games if not isinstance(game, _Failed)]
+            yield Finished(conn, played, seconds, len(played), False, failed.message() if failed else None)

@@ -21,11 +21,13 @@ from typing import Any
 import numpy as np
 
 from referee.errors import StorageError
+from referee.plugins import Registry
 
+from .config import TournamentConfig
 from .ratings import HeadToHeads, Placing, bootstrap_patterns, fit
-from .storage import GameRow
+from .storage import GameRow, Store
 
-__all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source"]
+__all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source", "stored_report"]
 
 #: What a crosstable cell is, wherever the crosstable is shown (the terminal table, the HTML report).
 CROSSTABLE_SCORE = "score: wins + ½ draws, of the games both played"
@@ -224,3 +226,16 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
                                   "elo": round(elo, 1), "elo_error": round(err, 1), "los": round(h.los(), 4),
                                   "pairs": h.pair_count, "elo_low": round(low, 1), "elo_high": round(high, 1)})
     return Report(list(entrants), sum(counts.values()), table, share, score, pairs, scheduled=scheduled)
+
+
+def stored_report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
+    """The table of the tournament ``store`` holds, as far as it is played (what ``table`` prints)."""
+    config = TournamentConfig.from_dict(store.config() or {})
+    game = registry.game(config.game)
+    teams = game.teams(config.seats)
+    scheduled = config.scheduled(teams)
+    report = build_report(config.entrants, store.games(), teams=teams,  # streamed: the rows are read once
+                          bootstrap_samples=bootstrap_samples, seed=config.seed, scheduled=scheduled)
+    if not report.partial:
+        report.seed = config.seed  # shown once every deal is played: until then it would tell the deals to come
+    return report

@@ -8,14 +8,19 @@ nothing is fetched when the page is viewed.
 
 The work is bounded: the stored games are read once, as a stream; the course is the table
 (:func:`tournaments.report.build_report`) of at most :data:`COURSE_POINTS` prefixes of them, each from its games
-counted by outcome, at most ``replays`` replay pages are written (the games with
-a fault first, then the others in schedule order) and at most :data:`LISTED` games are listed besides them.
+counted by outcome; a replay page is written for every game with a fault (opened at its first fault) and for at
+most ``replays`` others, in schedule order; the list holds the first :data:`LISTED` games and every game with a
+replay (the page says how many it leaves out); the time per move is of the last :data:`TIMES_GAMES` games that
+hold times.
 """
 
 from __future__ import annotations
 
+import math
 import re
+import shlex
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,19 +32,24 @@ from referee.html import environment, replay_html, write_page
 from referee.plugins import Registry
 from referee.record import record_from_dict
 
-from .cli import sandbox_mode, stored_report
-from .config import TournamentConfig
-from .report import CROSSTABLE_SCORE, Report, build_report, interval_source
+from .config import TournamentConfig, sandbox_mode
+from .report import CROSSTABLE_SCORE, Report, build_report, interval_source, stored_report
 from .storage import GameRow, Store
 
-__all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "ReportPage", "report_page", "write_report"]
+__all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "TIMES_GAMES", "ReportPage", "move_limits", "report_page",
+           "time_rows", "write_report"]
 
 #: Prefixes of the stored games whose table the course chart shows (the last is the whole table).
 COURSE_POINTS = 12
-#: Replay pages written beside the report by default (``--replays``).
+#: Replay pages of games without a fault written beside the report by default (``--replays``); every game with a
+#: fault has one.
 DEFAULT_REPLAYS = 50
 #: Games listed besides those with a replay: the first in schedule order.
 LISTED = 500
+#: The most recent stored games (of those that hold times) whose times per move the distribution is of.
+TIMES_GAMES = 1000
+#: The shares of a bot's moves the time distribution gives the time within.
+PERCENTILES = (0.5, 0.9, 0.99)
 #: The least distance of two names at the right end of the course chart (SVG units; the text is 12 high).
 LABEL_GAP = 13.0
 #: Line colours of the course chart, one per entrant (repeating after ten).
@@ -64,6 +74,8 @@ class ReportPage:
     total_games: int
     replay_limit: int  # --replays
     replays: list[GameRow] = field(default_factory=list)  # the games whose replay page is written
+    limits: dict[str, int] = field(default_factory=dict)  # entrant → its move time limit (ms)
+    times: list[dict[str, Any]] = field(default_factory=list)  # per entrant, its time per move (time_rows)
 
 
 def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPLAYS,
@@ -80,7 +92,7 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     snapshots: list[tuple[int, Counter[tuple[tuple[str, ...], tuple[int, ...]]]]] = []
     faults: Counter[tuple[str, str]] = Counter()
     first: list[GameRow] = []  # the first LISTED games, in schedule order
-    faulted: list[GameRow] = []  # the first ``replays`` games with a fault
+    faulted: list[GameRow] = []  # every game with a fault: each has its replay
     clean: list[GameRow] = []  # the first ``replays`` games without one
     total = 0
     for row in store.games():
@@ -92,21 +104,105 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
             faults[row.seating[f.seat], str(f.kind)] += 1
         if len(first) < LISTED:
             first.append(row)
-        kept = faulted if row.faults else clean
-        if len(kept) < replays:
-            kept.append(row)
+        if row.faults:
+            faulted.append(row)
+        elif len(clean) < replays:
+            clean.append(row)
     if total:
         snapshots.append((total, outcomes))  # the last point is the whole table (a game stored meanwhile included)
-    chosen = (faulted + clean)[:replays]  # faulted games first, then the others in schedule order
+    chosen = sorted(faulted + clean, key=lambda r: r.seq)
     linked = {r.key for r in chosen}
     listed = sorted({r.key: r for r in (*first, *chosen)}.values(), key=lambda r: r.seq)
-    games = [{"key": r.key, "seq": r.seq, "bots": list(r.seating), "places": list(r.places),
-              "decisions": r.decisions, "faults": [f"seat {f.seat} {f.kind}" for f in r.faults],
-              "href": f"{quote(folder)}/{quote(page_name(r.key))}" if r.key in linked else None} for r in listed]
+    games = [_listed(r, f"{quote(folder)}/{quote(page_name(r.key))}" if r.key in linked else None) for r in listed]
     bars, axis = _bars(report)
+    limits = move_limits(config)
     return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
-                      replays, sorted(chosen, key=lambda r: r.seq))
+                      replays, chosen, limits, time_rows(config.entrants, _move_times(store, registry.game), limits))
+
+
+def _listed(r: GameRow, href: str | None) -> dict[str, Any]:
+    """A listed game; a link to a game with a fault opens its replay at the first fault (``#d=``)."""
+    first = min((f.decision for f in r.faults), default=None)
+    if href is not None and first is not None:
+        href += f"#d={first}"
+    return {"key": r.key, "seq": r.seq, "bots": list(r.seating), "places": list(r.places),
+            "decisions": r.decisions, "faults": _fault_words(r),
+            "href": href,
+            "row": {"s": r.seq, "b": list(r.seating), "p": list(r.places), "d": r.decisions,
+                    "f": [[f.seat, str(f.kind)] for f in r.faults]}}
+
+
+def _fault_words(r: GameRow) -> list[str]:
+    """A game's faults in short: per seat and kind, how many and the first's decision."""
+    first: dict[tuple[int, str], int] = {}
+    count: Counter[tuple[int, str]] = Counter()
+    for f in r.faults:
+        first.setdefault((f.seat, str(f.kind)), f.decision)
+        count[f.seat, str(f.kind)] += 1
+    return [f"seat {seat} {kind}" + (f" ×{count[seat, kind]}, the first" if count[seat, kind] > 1 else "")
+            + f" at decision {d}" for (seat, kind), d in first.items()]
+
+
+def _move_times(store: Store, find_game: Callable[[str], Game]) -> dict[str, list[int]]:
+    """Per entrant, the µs of each asked decision of the last TIMES_GAMES games that hold times."""
+    return store.move_times(TIMES_GAMES, find_game)
+
+
+def move_limits(config: TournamentConfig) -> dict[str, int]:
+    """Each entrant's move time limit in milliseconds: its SPEC's ``move-time=`` where given, else the
+    tournament's (``move_time_ms``)."""
+    limits = {}
+    for name, spec in zip(config.entrants, config.specs, strict=True):
+        limits[name] = config.move_time_ms
+        if spec.startswith("["):
+            try:
+                words = shlex.split(spec[1:spec.index("]")])
+            except ValueError:
+                continue
+            for word in words:
+                key, _, value = word.partition("=")
+                if key == "move-time" and value.isascii() and value.isdigit() and int(value) > 0:
+                    limits[name] = int(value)
+    return limits
+
+
+def _percentile(ordered: Sequence[int], share: float) -> int:
+    """The nearest-rank percentile of a sorted, non-empty list: the least value with ``share`` of them at or
+    below it."""
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def time_rows(entrants: Sequence[str], times: Mapping[str, Sequence[int]],
+              limits: Mapping[str, int]) -> list[dict[str, Any]]:
+    """Per entrant with times, its time per move: how many, the median, 90 % and 99 % (nearest rank) and the
+    longest, in µs, against its limit; ``bar``: those as % of the limit (at most 100, ``over`` when the longest
+    is past it), for the page's bars."""
+    rows = []
+    for name in entrants:
+        ordered = sorted(times.get(name) or ())
+        if not ordered:
+            continue
+        limit = limits.get(name)
+        marks = [_percentile(ordered, q) for q in PERCENTILES] + [ordered[-1]]
+        row: dict[str, Any] = {"bot": name, "moves": len(ordered), "limit": limit,
+                               "values": [_duration(v) for v in marks], "us": marks}
+        if limit:
+            shares = [100 * v / (1000 * limit) for v in marks]
+            row["share"] = f"{shares[-1]:.1f}%" if shares[-1] < 10 else f"{shares[-1]:.0f}%"
+            row["bar"] = {"p50": round(min(shares[0], 100), 2), "p90": round(min(shares[1], 100), 2),
+                          "p99": round(min(shares[2], 100), 2), "max": round(min(shares[3], 100), 2),
+                          "over": shares[3] > 100}
+        rows.append(row)
+    return rows
+
+
+def _duration(us: int) -> str:
+    if us < 1000:
+        return f"{us} µs"
+    if us < 10_000_000:
+        return f"{us / 1000:.1f} ms" if us < 100_000 else f"{us / 1000:.0f} ms"
+    return f"{us / 1_000_000:.2f} s"
 
 
 def page_name(key: str) -> str:
@@ -123,14 +219,17 @@ def write_report(store: Store, registry: Registry, out: Path, *, replays: int = 
         folder.mkdir(exist_ok=True)
     for row in page.replays:
         record = record_from_dict(store.record(row.key, registry.game))
-        write_page(replay_html(record, registry.game, back=f"../{quote(out.name)}"), folder / page_name(row.key))
+        limits = [page.limits.get(name) for name in row.seating]
+        write_page(replay_html(record, registry.game, back=f"../{quote(out.name)}", limits=limits),
+                   folder / page_name(row.key))
     write_page(render(page), out)
     return page
 
 
 def render(page: ReportPage) -> str:
     return environment("tournaments").get_template("report.html.j2").render(
-        page=page, listed=LISTED, score_legend=CROSSTABLE_SCORE,
+        page=page, listed=LISTED, score_legend=CROSSTABLE_SCORE, times_games=TIMES_GAMES,
+        fault_kinds=[str(k) for k in FaultKind],
         interval_source=interval_source(page.report.head_to_head))
 
 

@@ -11,7 +11,7 @@ from typing import Protocol
 from referee.engine import Game
 
 from .config import TournamentConfig
-from .executor import Executor
+from .feed import Executor
 from .played import PrefixTracker, claimed, table_count
 from .ratings import LiveRatings
 from .storage import FinishedGame, Store

@@ -49,7 +49,7 @@ import numpy as np
 
 from referee.errors import ConfigError
 
-__all__ = ["Decision", "Model", "Outcomes", "PairedScores", "Sprt", "SprtSettings", "compare", "deal_score",
+__all__ = ["SprtDecision", "Model", "Outcomes", "PairedScores", "Sprt", "SprtSettings", "compare", "deal_score",
            "elo_to_score", "llr", "llr_and_step", "score_to_elo", "substitution_score"]
 
 #: The normal quantile of a two-sided 95 % interval.
@@ -253,7 +253,7 @@ class PairedScores:
         return 0.5 * (1.0 + math.erf((mean - 0.5) / (error * math.sqrt(2.0))))
 
 
-class Decision(StrEnum):
+class SprtDecision(StrEnum):
     """What the test says: H1 (the candidate is ``elo1`` better), H0 (it is not: ``elo0``), or not yet."""
 
     H1 = "H1"
@@ -318,7 +318,7 @@ class Sprt:
         self.h0, self.h1 = settings.hypotheses
         self._known: tuple[float, float, float] | None = None  # _state() until the next deal
 
-    def add(self, y: float) -> Decision:
+    def add(self, y: float) -> SprtDecision:
         self.outcomes.add(y)
         self._known = None
         return self.decision
@@ -349,10 +349,10 @@ class Sprt:
         return self._state()[1:]
 
     @property
-    def decision(self) -> Decision:
+    def decision(self) -> SprtDecision:
         llr, lower, upper = self._state()
         if llr >= upper:
-            return Decision.H1
+            return SprtDecision.H1
         if llr <= lower:
-            return Decision.H0
-        return Decision.PENDING
+            return SprtDecision.H0
+        return SprtDecision.PENDING

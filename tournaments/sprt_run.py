@@ -1,7 +1,7 @@
 """Running an SPRT: deal after deal of the substitution schedule until the test decides (tournaments/sprt.py).
 
 An SPRT is stored like any tournament (the configuration, one row per game, committed a batch at a time), with
-its settings in the configuration's ``extra["sprt"]``; the entrants are the candidate, the baseline, then the
+its settings in the configuration's ``extra.sprt``; the entrants are the candidate, the baseline, then the
 field. The test is a function of the stored games: the paired scores of the deals whose games are all stored. So
 a resumed SPRT goes on from where it stopped and a finished one is decided again from its rows alone.
 
@@ -17,55 +17,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.errors import ConfigError
-
 from .config import TournamentConfig
-from .executor import Executor
+from .feed import Executor
 from .played import PrefixTracker, order
-from .schedule import Scheduled, substitution, substitution_size
-from .sprt import Decision, Model, Sprt, SprtSettings, substitution_score
+from .schedule import Scheduled
+from .sprt import Sprt, SprtDecision, substitution_score
+from .sprt_plan import SprtPlan, deal_of
 from .storage import Store
 
-__all__ = ["SprtPlan", "SprtState", "deal_of", "is_sprt", "run_sprt", "sprt_state"]
-
-
-@dataclass(frozen=True)
-class SprtPlan:
-    """What an SPRT stored in a configuration plays: its settings, the field's size, the deals at most."""
-
-    settings: SprtSettings
-    field: int  # the number of field bots (entrants 2 …); 0: a two-seat game pair
-    seats: int
-    max_deals: int
-
-    @classmethod
-    def of(cls, config: TournamentConfig) -> SprtPlan:
-        data = config.extra.get("sprt")
-        if not isinstance(data, dict):
-            raise ConfigError("this tournament is not an SPRT (no 'sprt' settings in its configuration)")
-        try:
-            settings = SprtSettings(float(data["elo0"]), float(data["elo1"]), float(data["alpha"]),
-                                    float(data["beta"]), Model(data.get("model", Model.LOGISTIC)))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ConfigError(f"the stored SPRT settings are damaged ({type(exc).__name__}: {exc})") from exc
-        settings.check()
-        field, seats = len(config.entrants) - 2, config.seats
-        if field < 0 or config.games < 1 or (field == 0 and seats != 2) or (field > 0 and field < seats - 1):
-            raise ConfigError(f"the stored SPRT is damaged: {len(config.entrants)} entrants, {seats} seats and "
-                              f"{config.games} deals do not make one")
-        return cls(settings, field, seats, config.games)
-
-    @staticmethod
-    def settings_dict(settings: SprtSettings) -> dict[str, float | str]:
-        return {"elo0": settings.elo0, "elo1": settings.elo1, "alpha": settings.alpha, "beta": settings.beta,
-                "model": str(settings.model)}
-
-    @property
-    def per_deal(self) -> int:
-        return substitution_size(self.seats, self.field)
-
-    def deal(self, seed: int, deal: int) -> list[Scheduled]:
-        return substitution(self.seats, self.field, seed=seed, deal=deal)
+__all__ = ["SprtState", "run_sprt", "sprt_state"]
 
 
 @dataclass(frozen=True)
@@ -80,12 +40,12 @@ class SprtState:
     elo: float
     elo_low: float
     elo_high: float
-    decision: Decision
+    decision: SprtDecision
     max_deals: int
 
     @property
     def finished(self) -> bool:
-        return self.decision is not Decision.PENDING or self.deals >= self.max_deals
+        return self.decision is not SprtDecision.PENDING or self.deals >= self.max_deals
 
     def figures(self) -> str:
         """Deals, games, the LLR in its bounds and the Elo estimate with its 95 % interval (from the deals)."""
@@ -93,9 +53,9 @@ class SprtState:
                 f"Elo {self.elo:+.1f}, 95 % [{self.elo_low:+.1f}, {self.elo_high:+.1f}]")
 
     def verdict(self) -> str:
-        return {Decision.H1: "H1 accepted: the candidate is better",
-                Decision.H0: "H0 accepted: the candidate is not better",
-                Decision.PENDING: "no decision yet" if self.deals < self.max_deals else
+        return {SprtDecision.H1: "H1 accepted: the candidate is better",
+                SprtDecision.H0: "H0 accepted: the candidate is not better",
+                SprtDecision.PENDING: "no decision yet" if self.deals < self.max_deals else
                 "no decision: the deal limit is reached"}[self.decision]
 
     def line(self) -> str:
@@ -134,18 +94,6 @@ class _Tally:
                          self.test.decision, self.plan.max_deals)
 
 
-def is_sprt(stored: Mapping[str, Any]) -> bool:
-    """Does this stored configuration (its JSON object) hold an SPRT rather than a round robin or a gauntlet?"""
-    extra = stored.get("extra")
-    return isinstance(extra, Mapping) and "sprt" in extra
-
-
-def deal_of(key: str) -> int | None:
-    """The deal of an SPRT game's key (``d{deal}.c{seat}``), or None for a key of another form."""
-    head = key.split(".", 1)[0]
-    return int(head[1:]) if head[:1] == "d" and head[1:].isdigit() else None
-
-
 def sprt_state(config: TournamentConfig, places: Mapping[str, Sequence[int]]) -> SprtState:
     """The test after these stored games (by key)."""
     tally = _Tally(SprtPlan.of(config))
@@ -173,7 +121,7 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
     def jobs() -> Iterator[Scheduled]:
         nonlocal started
         for deal in range(plan.max_deals):
-            if tally.test.decision is not Decision.PENDING:
+            if tally.test.decision is not SprtDecision.PENDING:
                 return
             for job in plan.deal(config.deals_from, deal):
                 if job.key not in tally.places:

@@ -28,7 +28,7 @@ from referee.record import record_from_dict, replay
 from .config import TournamentConfig
 from .played import claimed
 from .schedule import Scheduled
-from .sprt_run import SprtPlan, deal_of, is_sprt
+from .sprt_plan import SprtPlan, deal_of, is_sprt
 from .storage import StorageError, Store, StoredGame
 
 __all__ = ["Mismatch", "Ticker", "Verification", "verify"]

@@ -7,6 +7,7 @@ from protocol.bot import Bot
 from referee.botspec import BotSpec, parse_spec
 from referee.match import play_game
 from referee.plugins import load_registry
+from referee.said import said_within
 from referee.sandbox import Sandbox
 from referee.wirelog import WireLog
 
@@ -43,6 +44,7 @@ class GameWorker:
                            policy=self.config.policy)
         faulted = {f.seat for f in record.faults}
         stderr = {str(s): text for s, text in record.stderr.items() if s in faulted}
+        record.said = said_within(record.said, self.config.debug_budget, [f.decision for f in record.faults])
         record.bots = [self.config.entrants[e] for e in job.seating]
         return FinishedGame.encode(job.seq, job.key, job.seed, record, stderr, self.template)
 

@@ -6,7 +6,7 @@
 
 from .cases import CATALOGUE, run_cases, select
 from .harness import Session
-from .verdicts import Case, CaseResult, Level, Outcome, Verdict, exit_code
+from .verdicts import Case, CaseResult, Finding, Level, Verdict, exit_code
 
-__all__ = ["CATALOGUE", "Case", "CaseResult", "Level", "Outcome", "Verdict", "Session", "exit_code", "run_cases",
+__all__ = ["CATALOGUE", "Case", "CaseResult", "Level", "Finding", "Verdict", "Session", "exit_code", "run_cases",
            "select"]

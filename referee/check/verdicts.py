@@ -1,7 +1,7 @@
 """The verdict model of ``referee check`` (docs/CHECK.md): what a case found, and the verdict that follows.
 
 A :class:`Case` has an id (``2.1``), a group, a one-line title, the PROTOCOL.md section it checks, the level of
-that rule (MUST, SHOULD or MAY) and a run function that returns an :class:`Outcome`. The verdict follows from both:
+that rule (MUST, SHOULD or MAY) and a run function that returns an :class:`Finding`. The verdict follows from both:
 
 - the case passed: ``OK``; the case only records something: ``INFORMATIONAL``;
 - it found a breach: ``FAILED`` for a MUST, ``NON-STRICT`` for a SHOULD, ``UNIMPLEMENTED`` for a MAY (an optional
@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from .harness import Session
 
-__all__ = ["Level", "Verdict", "Outcome", "Case", "CaseResult", "GROUPS", "case", "ok", "info", "broken", "tally",
+__all__ = ["Level", "Verdict", "Finding", "Case", "CaseResult", "GROUPS", "case", "ok", "info", "broken", "tally",
            "exit_code"]
 
 
@@ -45,7 +45,7 @@ _BREACH = {Level.MUST: Verdict.FAILED, Level.SHOULD: Verdict.NON_STRICT, Level.M
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Finding:
     """What a case found. ``passed``: True, False (a breach, of ``breach`` or else the case's level) or None
     (recorded only). ``expected``/``actual`` explain a breach; ``data`` holds measurements for the report."""
 
@@ -57,16 +57,16 @@ class Outcome:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
-def ok(detail: str, **data: Any) -> Outcome:
-    return Outcome(True, detail, data=data)
+def ok(detail: str, **data: Any) -> Finding:
+    return Finding(True, detail, data=data)
 
 
-def info(detail: str, **data: Any) -> Outcome:
-    return Outcome(None, detail, data=data)
+def info(detail: str, **data: Any) -> Finding:
+    return Finding(None, detail, data=data)
 
 
-def broken(detail: str, *, expected: str, actual: str, breach: Level | None = None, **data: Any) -> Outcome:
-    return Outcome(False, detail, expected, actual, breach, data)
+def broken(detail: str, *, expected: str, actual: str, breach: Level | None = None, **data: Any) -> Finding:
+    return Finding(False, detail, expected, actual, breach, data)
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,10 @@ class Case:
     title: str
     section: str
     level: Level
-    run: Callable[[Session], Outcome] = field(repr=False, compare=False)
+    run: Callable[[Session], Finding] = field(repr=False, compare=False)
     needs_hello: bool = True
 
-    def verdict(self, outcome: Outcome) -> Verdict:
+    def verdict(self, outcome: Finding) -> Verdict:
         if outcome.passed is None:
             return Verdict.INFORMATIONAL
         if outcome.passed:
@@ -96,7 +96,7 @@ class Case:
 @dataclass
 class CaseResult:
     case: Case
-    outcome: Outcome
+    outcome: Finding
     verdict: Verdict
     seconds: float
     runs: list[str]
@@ -106,7 +106,16 @@ class CaseResult:
 GROUPS = {"1": "process", "2": "handshake", "3": "play", "4": "timing", "5": "messages", "6": "robustness",
           "7": "shutdown", "8": "determinism"}
 
-CaseRun = Callable[["Session"], Outcome]
+CaseRun = Callable[["Session"], Finding]
+
+
+@runtime_checkable
+class Declared(Protocol):
+    """A case's run declared with :func:`case`: the function, carrying its :class:`Case` as ``case``."""
+
+    case: Case
+
+    def __call__(self, s: Session) -> Finding: ...
 
 
 def case(id: str, title: str, *, section: str, level: Level,

@@ -184,6 +184,12 @@ class CardState(State):
     def card_locations(self) -> dict[str, int]:
         return {k: len(v) for k, v in self.card_places().items()}
 
+    @property
+    def deck_cards(self) -> list[int]:
+        """The canonical indices of the cards this game is played with (:class:`~referee.engine.CardPlaces`): by
+        default the whole deck."""
+        return list(range(len(self.t.texts)))
+
     # -------------------------------------------------------------------------------- result, events
 
     def result(self) -> Result:

@@ -11,7 +11,7 @@ observation, nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol.cards import SUIT_NAMES, SUIT_SYMBOLS
@@ -21,17 +21,21 @@ from ..match import GameRecord
 from ..record import replay
 from .page import environment
 
-__all__ = ["LEGAL_SHOWN", "STDERR_SHOWN", "replay_data", "replay_html"]
+__all__ = ["LEGAL_SHOWN", "SAID_SHOWN", "STDERR_SHOWN", "replay_data", "replay_html"]
 
 #: The legal actions listed per decision (a Durak attack can have hundreds of sets); the count is always given.
 LEGAL_SHOWN = 40
-#: The end of a bot's stderr the page shows (the record keeps the stderr tails of the bots that faulted).
+#: The end of a bot's stderr of the whole game the page shows (the record keeps a capped tail).
 STDERR_SHOWN = 4000
+#: The end of a decision's note and of its stderr lines the page shows.
+SAID_SHOWN = 2000
 
 
-def replay_data(record: GameRecord, find_game: Callable[[str], Game]) -> dict[str, Any]:
+def replay_data(record: GameRecord, find_game: Callable[[str], Game],
+                limits: Sequence[int | None] | None = None) -> dict[str, Any]:
     """Everything the viewer shows, decision by decision: ``steps[i]`` is the position before action ``i``
-    (``steps[-1]`` the end of the game)."""
+    (``steps[-1]`` the end of the game). ``limits``: each seat's move time limit in milliseconds, where known (a
+    tournament's); a record does not hold it."""
     game = find_game(record.game)
     steps: list[dict[str, Any]] = []
     seen = [0]  # the log size at the previous step
@@ -70,12 +74,18 @@ def replay_data(record: GameRecord, find_game: Callable[[str], Game]) -> dict[st
                    "fields": [game.seat_fields(data, s) for s in range(record.seats)],
                    "aborted": result.aborted},
         "stderr": {str(seat): text[-STDERR_SHOWN:] for seat, text in sorted(record.stderr.items()) if text},
+        "times": list(record.times),  # µs by decision, None where no seat was asked; empty: not measured
+        "said": {str(d): {"note": said.note[-SAID_SHOWN:], "stderr": said.stderr[-SAID_SHOWN:]}
+                 for d, said in sorted(record.said.items()) if said.note or said.stderr},
+        "limits": list(limits) if limits is not None else [None] * record.seats,
         "steps": steps,
         "suits": {letter: [SUIT_SYMBOLS[letter], SUIT_NAMES[letter]] for letter in SUIT_SYMBOLS},  # C-3
     }
 
 
-def replay_html(record: GameRecord, find_game: Callable[[str], Game], *, back: str | None = None) -> str:
-    """The viewer page of ``record``; ``back``: a link shown at the top (the tournament report's page)."""
-    data = replay_data(record, find_game)
-    return environment().get_template("replay.html.j2").render(data=data, back=back)
+def replay_html(record: GameRecord, find_game: Callable[[str], Game], *, back: str | None = None,
+                limits: Sequence[int | None] | None = None) -> str:
+    """The viewer page of ``record``; ``back``: a link shown at the top (the tournament report's page); ``limits``:
+    each seat's move time limit in milliseconds (drawn on its time chart)."""
+    data = replay_data(record, find_game, limits)
+    return environment().get_template("replay.html.j2").render(data=data, back=back, stderr_shown=STDERR_SHOWN)

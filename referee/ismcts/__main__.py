@@ -10,7 +10,8 @@ import sys
 from protocol.sdk import run_bot
 
 from ..errors import ConfigError
-from .bot import SETTINGS, IsmctsBot, builtin_games
+from ..games.plugin import builtin_games
+from .bot import SETTINGS, IsmctsBot
 
 
 def main(argv: list[str] | None = None) -> int:

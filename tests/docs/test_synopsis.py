@@ -17,7 +17,7 @@ import pytest
 import typer
 
 from referee.cli import app
-from referee.cli_common import command_tree
+from referee.cli.common import command_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ["docs/CLI.md", "docs/TOURNAMENTS.md", "docs/CHECK.md"]

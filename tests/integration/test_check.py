@@ -147,6 +147,7 @@ ZOO_CASES = [
     ("move_key.py", "2.1,3.1,3.4,5.1", {"3.1": "FAILED", "3.4": "FAILED", "5.1": "FAILED"}, 1),
     ("slow300.py", "2.1,4.2", {"4.2": "FAILED"}, 1),
     ("bad_declaration.py", "2.1,2.2,3.2", {"2.2": "FAILED"}, 1),
+    ("typo_declaration.py", "2.1,2.2", {"2.2": "NON-STRICT"}, 0),
 ]
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import ROOT, run_referee
+from stored import untimed_row
 
 pytest.importorskip("distributed")
 
@@ -103,12 +104,12 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def rows(db: Path) -> list[dict[str, object]]:
-    """Every stored game, every column but when it finished, by key."""
+    """Every stored game, every column but when it finished, by key (without its measured times)."""
     with sqlite3.connect(db) as conn:
         columns = [c[1] for c in conn.execute("PRAGMA table_info(games)") if c[1] != "finished_at"]
         found = conn.execute(f"SELECT {', '.join(columns)} FROM games ORDER BY key").fetchall()
     conn.close()
-    return [dict(zip(columns, row, strict=True)) for row in found]
+    return [untimed_row(dict(zip(columns, row, strict=True))) for row in found]
 
 
 def tournament(db: Path, *options: str, bots: tuple[str, ...] = ("random", "first"), games: int = 20,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cli_process import run_referee
+from stored import untimed_record
 
 from referee.match import bot_seed
 from referee.plugins import load_registry
@@ -74,9 +75,9 @@ def test_play_seed_repeats_and_its_record_replays(tmp_path: Path) -> None:
             "--json"]
     one = referee(*args, "--record", str(tmp_path / "one.json"))
     two = referee(*args, "--record", str(tmp_path / "two.json"))
-    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert untimed_record(one.stdout) == untimed_record(two.stdout)  # the times are measured: they differ
     first = json.loads((tmp_path / "one.json").read_text())
-    assert first == json.loads((tmp_path / "two.json").read_text())
+    assert untimed_record(json.dumps(first)) == untimed_record((tmp_path / "two.json").read_text())
     assert first["seed"] != 11 and "key" not in json.dumps(first)  # the deal's own seed, and no key or secret
     replayed = referee("replay", str(tmp_path / "one.json"), "--json")
     assert json.loads(replayed.stdout)["result"] == first["result"]
@@ -100,7 +101,8 @@ def test_the_secret_is_created_once_with_mode_0600(tmp_path: Path) -> None:
     secret = tmp_path / "data" / "referee" / "secret"
     assert secret.stat().st_mode & 0o777 == 0o600 and len(secret.read_text().strip()) == 64
     text = secret.read_text()
-    assert json.loads(referee(*args, env=env).stdout) == json.loads(one.stdout) and secret.read_text() == text
+    assert untimed_record(referee(*args, env=env).stdout) == untimed_record(one.stdout)
+    assert secret.read_text() == text
     secret.write_text("not hex\n")
     bad = run_referee(*args, env=env)
     assert bad.returncode == 2 and bad.stderr.startswith("referee: error: the secret that keys the deals")

@@ -29,7 +29,7 @@ from test_sandbox import bot, grandchild_started, outcome, require_bwrap, settle
 
 from protocol.actions import Action
 from protocol.bot import Decision, GameInfo
-from referee import cgroups
+from referee import cgroups, idle
 from referee.games.durak import Durak
 from referee.match import play_game
 from referee.proctree import descendants
@@ -142,10 +142,10 @@ def test_an_answered_bot_is_frozen_once_another_bot_is_waited_for(mode: str) -> 
     other = ProcessTransport([PY, "-c", SLOW_ECHO])
     try:
         group.idle()
-        assert cgroups.idle_pending() and not group.frozen
+        assert idle.idle_pending() and not group.frozen
         other.send_raw(b"x", time.monotonic() + 5)
         assert other.receive(time.monotonic() + 5) == {"a": 1}  # 0.3 s later
-        assert group.frozen and not cgroups.idle_pending()
+        assert group.frozen and not idle.idle_pending()
         before = cpu_seconds([spinner.pid])
         time.sleep(0.5)
         assert cpu_seconds([spinner.pid]) - before <= 0.02
@@ -235,7 +235,7 @@ class Watcher:
         pass
 
     def act(self, decision: Decision) -> Action:
-        self.seen.append(cgroups.idle_pending())
+        self.seen.append(idle.idle_pending())
         return decision.legal[0]
 
     def game_over(self, result: Any) -> None:
@@ -394,7 +394,11 @@ def test_play_check_and_tournament_say_which_protections_are_on(mode: str, expec
     assert f"protections: sandbox on (bwrap); {expected}" in played.stderr
     assert f"protections: sandbox on (bwrap); {expected}" in checked.stdout
     assert f"protections: sandbox on (bwrap); {expected}" in run.stderr
-    off = referee("play", "durak", "-b", random_bot, "-b", "random", "--seed", "1", "--sandbox", "off")
+
+
+def test_play_says_no_protections_with_the_sandbox_off() -> None:
+    """Once, not for each cgroups mode: with the sandbox off the mode plays no part."""
+    off = referee("play", "durak", "-b", f"cmd:{PY} -m bots.random", "-b", "random", "--seed", "1", "--sandbox", "off")
     assert "protections: sandbox off: no limits, no freezing" in off.stderr
 
 

@@ -5,6 +5,8 @@ never from the page's data."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,10 +18,11 @@ from html_browser import browser, no_errors, open_page
 
 from bots.heuristic import HeuristicBot
 from bots.random import RandomBot
-from referee.cli_common import cli_registry
+from referee.cli.common import cli_registry
 from referee.engine import State
-from referee.html import replay_html
-from referee.match import GameRecord, play_game
+from referee.html import replay_data, replay_html
+from referee.html.replay import SAID_SHOWN
+from referee.match import GameRecord, Said, play_game
 from referee.record import replay, write_record
 
 REGISTRY = cli_registry()
@@ -225,3 +228,28 @@ def test_the_commands_write_the_page(tmp_path: Path) -> None:
     bad = run_referee("replay", str(tmp_path / "game.json"), "--html", str(tmp_path / "no" / "game.html"))
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.startswith("referee: error: cannot write") and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("field,value", [("times", "fast"), ("times", [1, 2]), ("said", {"0": {"note": 7}}),
+                                         ("said", {"x": {"note": "hi"}})])
+def test_a_damaged_time_or_note_is_one_line_and_no_page(tmp_path: Path, field: str, value: Any) -> None:
+    record = played("durak", 2, {})
+    write_record(record, tmp_path / "game.json")
+    data = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    data[field] = value
+    (tmp_path / "game.json").write_text(json.dumps(data), encoding="utf-8")
+    done = run_referee("replay", str(tmp_path / "game.json"), "--html", str(tmp_path / "game.html"))
+    assert done.returncode != 0 and done.stdout == "" and not (tmp_path / "game.html").exists()
+    assert done.stderr.startswith("referee: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert f"'{field}'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_pages_data_holds_the_times_the_words_capped_and_the_limits() -> None:
+    record = played("durak", 2, {})
+    times: list[int | None] = [7] * len(record.actions)
+    long = "x" * (SAID_SHOWN + 5)
+    record = dataclasses.replace(record, times=times, said={2: Said(long + "end", ""), 3: Said("", "")})
+    data = replay_data(record, REGISTRY.game, [250, None])
+    assert data["times"] == times and data["limits"] == [250, None]
+    assert data["said"] == {"2": {"note": (long + "end")[-SAID_SHOWN:], "stderr": ""}}  # nothing said: left out
+    assert replay_data(dataclasses.replace(record, times=[], said={}), REGISTRY.game)["limits"] == [None, None]

@@ -11,7 +11,7 @@ import sys
 import pytest
 from cli_process import ROOT, run_referee
 
-from referee.ismcts.bot import builtin_games
+from referee.games.plugin import builtin_games
 from referee.sandbox import probe
 
 

@@ -133,10 +133,11 @@ def test_js_bot_ignores_unknown_messages_and_exits_at_end_of_input() -> None:
                         "bot_seed": 2**64 - 1, "game_no": 1, "new_key": True}, deadline)
         transport.send({"type": "request", "id": 41, "observation": {"trump": "H"}, "deadline_ms": 1000,
                         "legal": ["defend(7D,9H)", "defend(7D,8D)", "transfer(7S)", "take"]}, deadline)
-        assert transport.receive(deadline) == {"type": "action", "id": 41, "action": "defend(7D,8D)"}
+        assert transport.receive(deadline) == {"type": "action", "id": 41, "action": "defend(7D,8D)",
+                                                   "debug": "the cheapest cover"}
         transport.send({"type": "request", "id": 42, "observation": {"trump": "H"}, "deadline_ms": 1000,
                         "legal": ["throw_in(7S)", "pass"]}, deadline)
-        assert transport.receive(deadline) == {"type": "action", "id": 42, "action": "pass"}
+        assert transport.receive(deadline) == {"type": "action", "id": 42, "action": "pass", "debug": "declines"}
         transport.proc.stdin.close()  # type: ignore[union-attr]  # end of input: the referee is gone
         assert transport.proc.wait(5) == 0
     finally:
@@ -176,7 +177,7 @@ def test_js_bot_frames_are_plain_msgpack_maps() -> None:
     assert done.returncode == 0, done.stderr
     frames = FrameDecoder().feed(done.stdout)
     assert [f["type"] for f in frames] == ["hello", "action"]
-    assert frames[1] == {"type": "action", "id": 1, "action": "take"}
+    assert frames[1] == {"type": "action", "id": 1, "action": "take", "debug": "nothing covers it"}
     unpacker = msgpack.Unpacker(raw=False)
     unpacker.feed(done.stdout)
     assert len(list(unpacker)) == 2 and unpacker.tell() == len(done.stdout)  # no stray byte after the frames

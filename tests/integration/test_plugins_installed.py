@@ -131,6 +131,7 @@ def test_installed_game_is_played_by_builtin_bots(plugins: Path) -> None:
     assert summary["finishing_order"] == [[1 - loser], [loser]]
     assert 7 <= summary["decisions"] <= 21  # 1-3 counters a turn from 21
     again = referee_json(plugins, "play", "nim21", "--bot", "random", "--bot", "first", "--seed", "1")
+    assert len(again.pop("times")) == len(summary.pop("times")) == summary["decisions"]  # measured: they differ
     assert again == summary  # a seed replays the game
 
 

@@ -18,8 +18,9 @@ from referee.plugins import load_registry
 from tournaments.config import TournamentConfig
 from tournaments.local import LocalExecutor
 from tournaments.schedule import Scheduled, substitution
-from tournaments.sprt import Decision, SprtSettings
-from tournaments.sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
+from tournaments.sprt import SprtDecision, SprtSettings
+from tournaments.sprt_plan import SprtPlan
+from tournaments.sprt_run import SprtState, run_sprt, sprt_state
 from tournaments.storage import FinishedGame, Store
 
 
@@ -44,7 +45,7 @@ def stored(path: Path) -> dict[str, tuple[tuple[int, ...], tuple[str, ...]]]:
 def test_a_better_candidate_is_accepted_and_every_game_is_stored(tmp_path: Path) -> None:
     cfg = config("durak", 2, ["heuristic", "random"], SprtSettings(0, 50))
     state = run(tmp_path / "s.db", cfg)
-    assert state.decision is Decision.H1 and state.llr >= state.upper
+    assert state.decision is SprtDecision.H1 and state.llr >= state.upper
     rows = stored(tmp_path / "s.db")
     assert len(rows) == state.games == 2 * state.deals  # a game pair per deal, none in flight with one worker
     for deal in range(state.deals):
@@ -56,12 +57,12 @@ def test_a_better_candidate_is_accepted_and_every_game_is_stored(tmp_path: Path)
 
 def test_equal_bots_end_in_h0(tmp_path: Path) -> None:
     state = run(tmp_path / "s.db", config("durak", 2, ["random", "random"], SprtSettings(0, 300)))
-    assert state.decision is Decision.H0 and state.llr <= state.lower
+    assert state.decision is SprtDecision.H0 and state.llr <= state.lower
 
 
 def test_the_deal_limit_ends_an_undecided_test(tmp_path: Path) -> None:
     state = run(tmp_path / "s.db", config("durak", 2, ["heuristic", "random"], SprtSettings(0, 5), max_deals=3))
-    assert state.decision is Decision.PENDING and state.deals == 3 and state.finished
+    assert state.decision is SprtDecision.PENDING and state.deals == 3 and state.finished
     assert "the deal limit is reached" in state.line()
 
 
@@ -120,7 +121,7 @@ def test_worker_processes_stop_soon_after_the_decision(tmp_path: Path) -> None:
     cfg = config("durak", 2, ["heuristic", "random"], SprtSettings(0, 50))
     with Store(tmp_path / "s.db", create=True) as store:
         state = run_sprt(store, cfg, lambda c: LocalExecutor(c, 2))
-    assert state.decision is Decision.H1
+    assert state.decision is SprtDecision.H1
     rows = stored(tmp_path / "s.db")
     # the deals in flight at the decision finish and count: at most two batches per worker were taken ahead
     assert state.games == len(rows) and 2 * state.deals <= len(rows) <= 2 * state.deals + 2 * 2 * 32
@@ -158,7 +159,7 @@ def test_deals_in_flight_that_undo_the_decision_do_not_end_the_run_undecided(tmp
     cfg = config("durak", 2, ["random", "first"], SprtSettings(-60, -20), seed=2)
     with Store(tmp_path / "s.db", create=True) as store:
         state = run_sprt(store, cfg, lambda c: Ahead(LocalExecutor(c, 1), 8))
-    assert state.finished and state.decision is not Decision.PENDING, state.line()
+    assert state.finished and state.decision is not SprtDecision.PENDING, state.line()
     rows = stored(tmp_path / "s.db")
     assert state.games == len(rows) == 2 * state.deals
     assert sprt_state(cfg, {key: places for key, (places, _) in rows.items()}) == state

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from cli_process import run_referee
 
-from referee.cli_common import format_table
+from referee.cli.tables import format_table
 from referee.plugins import load_registry
-from tournaments.cli import write_aligned, write_games_json
+from tournaments.cli.games import write_aligned, write_games_json
 from tournaments.config import TournamentConfig
 from tournaments.ratings import ELO, Fit, HeadToHead, Placing, _compile, _newton, _stages_of, fit
 from tournaments.report import build_report

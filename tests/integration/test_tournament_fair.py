@@ -139,7 +139,8 @@ def test_verify_names_a_row_whose_places_were_rewritten(tmp_path: Path) -> None:
         key, places = conn.execute("SELECT key, places FROM games WHERE places = '[2, 1]' ORDER BY seq").fetchone()
         conn.execute("UPDATE games SET places = '[1, 2]' WHERE key = ?", (key,))  # what a forging bot did
         other = conn.execute("SELECT key FROM games WHERE key != ? ORDER BY seq", (key,)).fetchone()[0]
-        rewrite_body(conn, other, lambda choices, rest: choices.pop())  # a record that no longer replays to its end
+        # a record that no longer replays to its end (its last decision's time dropped with it)
+        rewrite_body(conn, other, lambda choices, rest: (choices.pop(), rest["t"].pop()))
     checked = referee("tournament", "verify", str(db))
     assert checked.returncode == 1, checked.stdout + checked.stderr
     lines = checked.stdout.splitlines()

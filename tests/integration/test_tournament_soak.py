@@ -1,5 +1,6 @@
 """A soak of kill and resume: one tournament SIGKILLed at 20 moments drawn at random, resumed after each kill,
-ends identical to a run that was never interrupted (issue 12).
+ends identical to a run that was never interrupted (issue 12). Every run kills it at 8 moments; the 20 are a
+``deep`` test (``-m deep``).
 
 The moments are drawn from a seeded generator: some a time after the start (start-up, the workers' start, the
 first games), most once the database holds a drawn number of games, and the last ones within the last few
@@ -20,10 +21,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from proctable import descendants, proc_table
 from test_tournament_resume import DEADLINE, TOTAL, by_key, referee_argv, stored_count, stored_games, wait_until_gone
 
 KILLS = 20
+#: The kills of every run: 2 moments in time at the start, 2 near the end, and 4 game counts between.
+QUICK_KILLS = 8
 #: The count kills stop this many games before the end of the schedule (a commit batch and more).
 LATE = 40
 #: The tournament of test_tournament_resume (3 rotations × 60 deals = 180 games), with one program bot: its games
@@ -67,7 +71,17 @@ def kill_at(argv: list[str], db: Path, log: Path, *, after: float | None, stored
     return proc.returncode
 
 
+@pytest.mark.deep
 def test_twenty_kills_at_random_moments_then_resume_end_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    soak(tmp_path, KILLS, 4)
+
+
+def test_eight_kills_at_random_moments_then_resume_end_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    soak(tmp_path, QUICK_KILLS, 2)
+
+
+def soak(tmp_path: Path, kills: int, times: int) -> None:
+    """``kills`` kills: ``times`` moments in time at the start, ``times`` at the end, game counts between."""
     reference_db = tmp_path / "reference.db"
     began = time.monotonic()
     done = subprocess.run(referee_argv(*COMMAND, "--db", str(reference_db)), capture_output=True, text=True,
@@ -81,18 +95,19 @@ def test_twenty_kills_at_random_moments_then_resume_end_as_an_uninterrupted_run(
     assert len(reference) == TOTAL
 
     draw = random.Random(20261201)
-    # 4 moments in time (start-up, the workers' start, the first games), 12 game counts drawn over the schedule, and
-    # 4 moments in time again, of runs resumed near its end. Games are committed a batch at a time (Store.batch: a
-    # batch is about 0.1 s of games), so a kill aimed at a count lands up to a batch later, and a count only a run's
-    # last commit reaches cannot be killed at: the counts stop LATE games before the end, and the last kills are
-    # aimed at a time from the start of a resumed run (its start-up, its bots' start, its first games).
-    early = [draw.uniform(0.05, 1.0) * scale for _ in range(4)]
-    counts = sorted(draw.sample(range(5, TOTAL - LATE), KILLS - 9)) + [TOTAL - LATE]
-    late = [draw.uniform(0.1, 0.6) * scale for _ in range(4)]
+    # ``times`` moments in time (start-up, the workers' start, the first games), the other kills at game counts
+    # drawn over the schedule, and ``times`` moments in time again, of runs resumed near its end. Games are
+    # committed a batch at a time (Store.batch: a batch is about 0.1 s of games), so a kill aimed at a count lands up
+    # to a batch later, and a count only a run's last commit reaches cannot be killed at: the counts stop LATE games
+    # before the end, and the last kills are aimed at a time from the start of a resumed run (its start-up, its
+    # bots' start, its first games).
+    early = [draw.uniform(0.05, 1.0) * scale for _ in range(times)]
+    counts = sorted(draw.sample(range(5, TOTAL - LATE), kills - 2 * times - 1)) + [TOTAL - LATE]
+    late = [draw.uniform(0.1, 0.6) * scale for _ in range(times)]
     db = tmp_path / "soak.db"
     kept: dict[str, dict[str, Any]] = {}  # key → stored row
     moments = []
-    for kill in range(KILLS):
+    for kill in range(kills):
         have = stored_count(db)
         step = kill - len(early)
         after = early[kill] if step < 0 else late[step - len(counts)] if step >= len(counts) else None
@@ -106,8 +121,8 @@ def test_twenty_kills_at_random_moments_then_resume_end_as_an_uninterrupted_run(
         kept = now
         moments.append((kill, after, stored, code, len(now)))
     killed = [m for m in moments if m[3] == -signal.SIGKILL]
-    assert len(killed) >= KILLS - 2, moments  # the moments are real kills, not runs that had already ended
-    assert any(m[4] >= TOTAL - LATE for m in killed[-4:]), moments  # kills near the end of the schedule
+    assert len(killed) >= kills - 2, moments  # the moments are real kills, not runs that had already ended
+    assert any(m[4] >= TOTAL - LATE for m in killed[-times:]), moments  # kills near the end of the schedule
     assert any(m[4] == 0 for m in killed) or any(m[1] is not None and m[4] < 10 for m in killed), moments
 
     # the last resume completes the schedule

@@ -1,4 +1,4 @@
-"""What ``--games`` counts, and ``--total-games`` (tournaments/cli.py ``run``), for real: ``python -m referee`` in a
+"""What ``--games`` counts, and ``--total-games`` (tournaments/cli/run.py), for real: ``python -m referee`` in a
 subprocess, the stored games counted in the SQLite file itself.
 
 ``--games N`` is deals per table and seating, so 3 bots at 2 seats play 3 tables × 2 rotations × N games: the

@@ -431,7 +431,7 @@ def test_given_names_are_kept_and_must_be_unique(tmp_path: Path, monkeypatch: py
 
 def test_a_tournament_reads_a_registered_bots_games_through_its_settings() -> None:
     """With a prefix the SPEC is no registry key: the tournament's start-up check still reads the bot's games."""
-    from tournaments.cli import check_programs
+    from tournaments.cli.common import check_programs
 
     check_programs(["[move-time=50] durakist", "anything"], registry(), "durak", TimeControl())
     with pytest.raises(ConfigError, match=r"^bot 'durakist' does not play kozel \(it plays: durak\)$"):

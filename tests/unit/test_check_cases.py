@@ -34,8 +34,8 @@ from referee.check.harness import (
     jsonable,
 )
 from referee.check.report import Header, Tree, failures, list_cases, report_json, summary_line
-from referee.check.verdicts import GROUPS, Case, CaseResult, Level, Outcome, Verdict, exit_code, tally
-from referee.check_cli import program_for
+from referee.check.verdicts import GROUPS, Case, CaseResult, Finding, Level, Verdict, exit_code, tally
+from referee.cli.check import program_for
 from referee.plugins import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ def session(registry: Any, seed: int = 1) -> Session:
 def result(case_id: str, verdict: Verdict, **outcome: Any) -> CaseResult:
     case = next(c for c in CATALOGUE if c.id == case_id)
     passed = {Verdict.OK: True, Verdict.INFORMATIONAL: None}.get(verdict, False)
-    out = Outcome(passed, outcome.pop("detail", "detail"), **outcome)
+    out = Finding(passed, outcome.pop("detail", "detail"), **outcome)
     return CaseResult(case, out, verdict, 0.1, [])
 
 
@@ -155,7 +155,7 @@ def test_a_pattern_that_matches_nothing_is_a_usage_error(pattern: str) -> None:
 def test_verdict_follows_level_and_breach(level: Level, passed: bool | None, breach: Level | None,
                                           verdict: Verdict) -> None:
     case = Case("9.9", "x", "t", "1", level, lambda s: C.ok(""))
-    assert case.verdict(Outcome(passed, "d", breach=breach)) is verdict
+    assert case.verdict(Finding(passed, "d", breach=breach)) is verdict
 
 
 @pytest.mark.parametrize(("verdicts", "plain", "strict"), [
@@ -186,7 +186,7 @@ def fake(run: Any, needs_hello: bool = True, level: Level = Level.MUST) -> Case:
 
 
 def test_a_bot_error_inside_a_case_is_a_verdict(registry: Any) -> None:
-    def run(s: Session) -> Outcome:
+    def run(s: Session) -> Finding:
         raise BotCrashed("bot closed its stdout (exit code 3)")
 
     s = session(registry)
@@ -197,7 +197,7 @@ def test_a_bot_error_inside_a_case_is_a_verdict(registry: Any) -> None:
 
 
 def test_a_bug_of_the_suite_is_a_harness_error(registry: Any) -> None:
-    def run(s: Session) -> Outcome:
+    def run(s: Session) -> Finding:
         raise KeyError("oops")
 
     s = session(registry)

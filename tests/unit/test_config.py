@@ -51,3 +51,31 @@ def test_a_time_bank_differs_from_the_old_configuration() -> None:
 def test_a_mistyped_time_bank_is_a_damaged_configuration(value: Any) -> None:
     with pytest.raises(ConfigError, match="field 'time_bank_ms'"):
         TournamentConfig.from_dict({**old(), "time_bank_ms": value})
+
+
+#: a ladder of program bots run without --seed: every setting ``extra`` holds but an SPRT's
+LADDER_EXTRA = {"sandbox": {"env": [], "file_size_mb": 64, "memory_mb": 2048, "mode": "off", "processes": 256},
+                "stages": [["round_robin", 2], ["join", 2, 3]], "seed": "drawn", "deal_key": "ab" * 32}
+
+
+def test_the_extra_settings_are_typed_fields_and_written_back_byte_for_byte() -> None:
+    row = {**old(), "entrants": ["random", "first", "v8"], "specs": ["random", "first", "cmd:./v8"],
+           "extra": LADDER_EXTRA}
+    config = TournamentConfig.from_dict(json.loads(json.dumps(row)))
+    assert config.extra.stages == [["round_robin", 2], ["join", 2, 3]] and config.extra.seed == "drawn"
+    assert config.extra.deal_key == "ab" * 32 and config.extra.sandbox == LADDER_EXTRA["sandbox"]
+    assert config.extra.sprt is None
+    assert json.dumps(config.to_dict(), sort_keys=True) == json.dumps(row, sort_keys=True)
+    assert TournamentConfig(**row) == config  # a dict given for extra is read as its stored form
+
+
+def test_an_sprt_setting_round_trips() -> None:
+    sprt = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "logistic"}
+    config = TournamentConfig.from_dict({**old(), "extra": {"sprt": sprt}})
+    assert config.extra.sprt == sprt and config.to_dict()["extra"] == {"sprt": sprt}
+
+
+@pytest.mark.parametrize("extra", [[], {"note": 1}, {"stages": "gauntlet"}, {"deal_key": 7}, {"sandbox": "on"}])
+def test_an_unknown_or_mistyped_extra_setting_is_a_damaged_configuration(extra: Any) -> None:
+    with pytest.raises(ConfigError, match="extra"):
+        TournamentConfig.from_dict({**old(), "extra": extra})

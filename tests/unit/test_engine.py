@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from protocol.actions import Action
-from referee.engine import Option, Result, State, places_from_order
+from referee.engine import CardPlaces, Option, Result, State, places_from_order
 from referee.errors import ConfigError, IllegalActionError, RefereeError, RulesError
 from referee.games.durak import Durak, Kazaki
 
@@ -306,3 +306,17 @@ def test_score_text_is_the_games_headline_of_a_score() -> None:
     assert Durak().score_text({"a": 1}) == '{"a": 1}'  # a structured score the game does not summarise
     assert Koroli().score_text({"role": "Prince", "tricks": [0, 1, None]}) == "Prince"
     assert Koroli52().score_text({"total": 23, "tricks": [3, 1], "bargain_net": -3}) == "23"
+
+
+# ------------------------------------------------------------------------------------ clone, CardPlaces
+
+
+def test_every_built_in_state_is_a_card_places_and_every_built_in_game_has_a_deck() -> None:
+    from referee.games.plugin import register_games
+
+    games: list[Any] = []
+    register_games(games.append)
+    for game in games:
+        state = game.new_state(game.min_seats, 3)
+        assert game.deck is not None and isinstance(state, CardPlaces), game.id
+        assert sorted(c for cards in state.card_places().values() for c in cards) == sorted(state.deck_cards)

@@ -25,7 +25,7 @@ import pytest
 
 from protocol.actions import Action
 from protocol.bot import BotBase, Decision
-from referee.engine import State
+from referee.engine import CardPlaces, State
 from referee.games.cards import CardIndex, tables
 from referee.games.durak import Durak, Kazaki
 from referee.games.durak import base as durak_base
@@ -42,7 +42,7 @@ CASES = [pytest.param(game_id, seats, id=f"{game_id}-{seats}")
 def _snapshot(state: State) -> str:
     """Everything a move could change, as one text."""
     views = [state.observe(seat) for seat in range(state.seats)]
-    places = getattr(state, "card_places", state.card_locations)()  # which cards are where, if the game says
+    places = state.card_places() if isinstance(state, CardPlaces) else state.card_locations()  # where, if it says
     return json.dumps([views, places, [a.text for a in state.legal_actions()], state.events(0, None)], sort_keys=True)
 
 
@@ -62,7 +62,7 @@ def test_a_clone_played_to_the_end_leaves_the_original_as_it_was(game_id: str, s
         while state.to_act is not None:
             if step % 25 == 0:
                 before = _snapshot(state)
-                copy = state.clone()  # type: ignore[attr-defined]
+                copy = state.clone()
                 assert _snapshot(copy) == before
                 _play_out(copy, rng)
                 assert _snapshot(state) == before, f"seed {seed}, step {step}: playing the clone changed the original"

@@ -19,9 +19,10 @@ from referee.botspec import parse_spec
 from referee.clock import Clocked, TimeControl
 from referee.engine import Game, State, Worlds
 from referee.games.durak import Durak
-from referee.ismcts import IsmctsBot, Settings, rewards_of
-from referee.ismcts.bot import builtin_games
-from referee.ismcts.search import search
+from referee.games.plugin import builtin_games
+from referee.ismcts.bot import IsmctsBot
+from referee.ismcts.search import rewards_of, search
+from referee.ismcts.settings import Settings
 from referee.match import play_game
 from referee.plugins import load_registry
 
@@ -34,6 +35,12 @@ def durak() -> Game:
 
 def ismcts(game: Game, **settings: object) -> IsmctsBot:
     return IsmctsBot(find_game=lambda _id: game, **settings)
+
+
+def tuned(iterations: int, **given: Any) -> Settings:
+    """The search's settings of these tests: ``iterations`` a search, UCB1's 0.7, a pool of 16, no pairs unless
+    ``given``, and what ``given`` says."""
+    return Settings(**{"ms": 0, "iterations": iterations, "c": 0.7, "pool": 16, "pair": 0.0, **given})
 
 
 def test_settings_are_checked_in_one_line() -> None:
@@ -200,8 +207,8 @@ def _position(seed: int = 5) -> tuple[Game, State]:
 def _search(state: State, game: Game, keep: str | None, margin: float, iterations: int = 300,
             pair: float = 0.0) -> Any:
     worlds = game.worlds(2, 0, [state.observe(0)], state.options)
-    return search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=iterations,
-                  exploration=0.7, pool=16, teams=None, first=0.9, keep=keep, margin=margin, pair=pair)
+    settings = tuned(iterations, first=0.9, guide=margin, pair=pair)
+    return search(worlds, state.legal_actions(), random.Random(4), settings, seconds=0, teams=None, keep=keep)
 
 
 def test_the_guides_move_is_kept_unless_the_search_beats_it_by_the_margin() -> None:
@@ -239,52 +246,31 @@ def test_the_paired_check_spends_its_share_of_the_budget_and_overrides_the_guide
     assert agreed.check is None and agreed.text == tree.text and agreed.iterations == 150  # nothing to check
 
 
-class _Uncopied:
-    """A world of a game whose states have no ``clone``: only the State API a search uses."""
+def test_a_game_without_a_clone_of_its_own_is_searched_on_the_engines_copies() -> None:
+    """nim21 (tests/fixtures/plugins) writes no ``clone``: ``State.clone``'s default copies its worlds, so the tree
+    has its pool and pairs and the flat variant its copies, and the bot plays it legally."""
+    import importlib.util
+    from pathlib import Path
 
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.seats = state.seats
-
-    @property
-    def to_act(self) -> int | None:
-        return self.state.to_act
-
-    def legal_actions(self) -> Any:
-        return self.state.legal_actions()
-
-    def apply(self, action: Action) -> None:
-        self.state.apply(action)
-
-    def result(self) -> Any:
-        return self.state.result()
-
-
-class _UncopiedWorlds(Worlds):
-    def __init__(self, worlds: Worlds) -> None:
-        self.worlds = worlds
-
-    def sample(self, rng: random.Random) -> Any:
-        return _Uncopied(self.worlds.sample(rng))
-
-
-def test_a_game_without_copies_is_searched_without_pool_pairs_or_flat() -> None:
-    game, state = _position()
-    worlds = _UncopiedWorlds(game.worlds(2, 0, [state.observe(0)], state.options))
-    tree = search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=100, exploration=0.7,
-                  pool=16, teams=None, first=0.9)
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "plugins" / "referee-nim" / "referee_nim.py"
+    spec = importlib.util.spec_from_file_location("referee_nim", path)
+    assert spec is not None and spec.loader is not None
+    nim = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(nim)
+    game = nim.Nim()
+    assert "clone" not in vars(nim.NimState)
+    state = game.new_state(2, 3)
+    worlds = game.worlds(2, state.to_act, [state.observe(state.to_act)], state.options)
+    legal = state.legal_actions()
+    tree = search(worlds, legal, random.Random(4), tuned(100), seconds=0, teams=None)
     other = next(t for t in tree.visits if t != tree.text)
-    kept = search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=200, exploration=0.7,
-                  pool=16, teams=None, first=0.9, keep=other, margin=100.0, pair=0.5)
-    assert kept.check is None and kept.iterations == 100  # no pairs: the tree's statistics decided
-    assert kept.visits == tree.visits and kept.text == other
-    drawn = random.Random(4)
-    worlds.sample(drawn)  # flat draws one world, finds no copies and leaves the decision to the tree
-    tree = search(worlds, state.legal_actions(), drawn, seconds=0, iterations=100, exploration=0.7, pool=16,
-                  teams=None, first=0.9)
-    flat = search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=100, exploration=0.7,
-                  pool=16, teams=None, first=0.9, flat=True)
-    assert flat == replace(tree, seconds=flat.seconds) and len(set(flat.visits.values())) > 1
+    kept = search(worlds, legal, random.Random(4), tuned(200, guide=100.0, pair=0.5), seconds=0, teams=None, keep=other)
+    assert kept.check is not None and kept.iterations == 200 and kept.text == other  # pairs on copies
+    flat = search(worlds, legal, random.Random(4), tuned(30, flat=1), seconds=0, teams=None)
+    assert flat.visits == {a.text: 10 for a in legal}  # every action on every world, each on its own copy
+    for seed in range(2):
+        record = play_game(game, [ismcts(game, ms=0, iterations=40, guide=0), RandomBot()], seed=seed)
+        assert not record.result.faults
 
 
 def test_the_guide_is_heuristic_told_every_decision_and_guide_0_is_the_search_alone() -> None:
@@ -327,9 +313,8 @@ def test_with_deal_playouts_end_with_the_deal_in_play_and_its_places_are_the_rew
     monkeypatch.setattr(Koroli52State, "result", no_result)
 
     def run(deal: bool) -> Any:
-        return search(worlds, state.legal_actions(), random.Random(4), seconds=0, iterations=120, exploration=0.7,
-                      pool=16, teams=None, first=0.9, keep=state.legal_actions()[-1].text, margin=0.0, pair=0.5,
-                      deal=deal)
+        return search(worlds, state.legal_actions(), random.Random(4), tuned(120, first=0.9, pair=0.5, deal=deal),
+                      seconds=0, teams=None, keep=state.legal_actions()[-1].text)
 
     outcome = run(True)
     assert outcome.iterations == 120 and ends and set(ends) == {1}  # every playout stopped when tour 1 ended
@@ -342,9 +327,8 @@ def test_deal_changes_nothing_in_a_game_of_one_deal() -> None:
     game, state = _position()
     worlds = game.worlds(2, 0, [state.observe(0)], state.options)
     legal = state.legal_actions()
-    outcomes = [search(worlds, legal, random.Random(4), seconds=0, iterations=200, exploration=0.7, pool=16,
-                       teams=None, first=0.9, keep=legal[-1].text, margin=0.0, pair=0.5, deal=deal)
-                for deal in (False, True)]
+    outcomes = [search(worlds, legal, random.Random(4), tuned(200, first=0.9, pair=0.5, deal=deal), seconds=0,
+                       teams=None, keep=legal[-1].text) for deal in (0, 1)]
     assert outcomes[0] == replace(outcomes[1], seconds=outcomes[0].seconds)
 
 
@@ -378,9 +362,8 @@ def test_policy_is_the_share_of_playout_moves_the_game_chooses(monkeypatch: Any)
     def share(policy: float) -> float:
         asked.clear()
         moves.clear()
-        search(worlds, state.legal_actions(), random.Random(2), seconds=0, iterations=150, exploration=0.7, pool=16,
-               teams=None, first=0.0, keep=state.legal_actions()[-1].text, margin=0.0, pair=0.5, deal=True,
-               policy=policy)
+        search(worlds, state.legal_actions(), random.Random(2), tuned(150, first=0.0, pair=0.5, deal=1, policy=policy),
+               seconds=0, teams=None, keep=state.legal_actions()[-1].text)
         return len(asked) / len(moves)
 
     assert share(0.0) == 0.0
@@ -390,8 +373,8 @@ def test_policy_is_the_share_of_playout_moves_the_game_chooses(monkeypatch: Any)
 
 def _flat(state: State, game: Game, keep: str | None, margin: float, iterations: int = 120, seed: int = 4) -> Any:
     worlds = game.worlds(2, 0, [state.observe(0)], state.options)
-    return search(worlds, state.legal_actions(), random.Random(seed), seconds=0, iterations=iterations,
-                  exploration=0.7, pool=16, teams=None, first=0.9, keep=keep, margin=margin, pair=0.5, flat=True)
+    return search(worlds, state.legal_actions(), random.Random(seed),
+                  tuned(iterations, first=0.9, guide=margin, pair=0.5, flat=1), seconds=0, teams=None, keep=keep)
 
 
 def test_flat_plays_every_legal_action_out_on_every_world_drawn(monkeypatch: Any) -> None:

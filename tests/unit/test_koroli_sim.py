@@ -11,6 +11,8 @@ Seeded random games (a ``random.Random(seed)`` choosing among the legal actions)
   checked for every seat around the levy, where the levied and given cards (KR-12) and the Peasant's hand shown
   to the taker (KR-18) are private, and the tests make sure the resample really moves those cards;
 - no observation ever shows a card the seat cannot know.
+
+Every run plays the first games of each sweep; the ``deep`` tests (``-m deep``) play the rest of the same seeds.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ VARIANTS: dict[str, tuple[Game, int, dict[str, Any]]] = {
     "koroli52-3p": (Koroli52(), 3, {}),
     "koroli52-4p": (Koroli52(), 4, {}),
 }
-GAMES_PER_CASE = 60  # conservation, legal actions, termination, result and replay
+GAMES_PER_CASE = 60  # conservation, legal actions, termination, result and replay …
+QUICK_GAMES = 20  # … every run plays the first 20 of each case, the deep tests (-m deep) the rest
 CHUNKS = 2
 LEAK_GAMES = 12  # leak check for the seat to act at every step (since = its previous request) …
+QUICK_LEAK_GAMES = 4  # … every run the first 4, the deep tests the rest …
 FULL_LEAK_GAMES = 1  # … comparing the whole history (since=0) for the first of them
 VISIBILITY_GAMES = 4
 MAX_STEPS = 20_000  # far above any real game (about 600 decisions)
@@ -107,29 +111,51 @@ def _leak_moved(state: State, seat: int, rng: random.Random, since: int) -> bool
 # ------------------------------------------------------------------------------------------------ tests
 
 
-@pytest.mark.parametrize(("variant", "chunk"), CHUNKED)
-def test_random_games(variant: str, chunk: int) -> None:
-    """Conservation and legal actions at every step, termination, result, replay, narration."""
+def random_games(variant: str, games: range) -> None:
     game = VARIANTS[variant][0]
-    for k in range(chunk, GAMES_PER_CASE, CHUNKS):
+    for k in games:
         seed = _seed(variant, k)
         state = check_random_game(partial(_new, variant, seed), seed, MAX_STEPS, check_conservation, check_result,
                                   check_legal)
-        if k == chunk:
+        if k == games.start:
             for event in state.events(0, None):
                 said = game.narrate(event)
                 assert said and ": {" not in said, f"no narration for {event}"
 
 
-@pytest.mark.parametrize("variant", CASES)
-def test_leak_check(variant: str) -> None:
-    """C-8 for the seat to act, at every step; the resample must move hidden cards in every game."""
-    for k in range(LEAK_GAMES):
+def leak_games(variant: str, games: range) -> None:
+    for k in games:
         seed = _seed(variant, k)
         state = _new(variant, seed)
         count, decisions = leak_walk(state, seed, random.Random(seed ^ 0x5EED), k < FULL_LEAK_GAMES, MAX_STEPS,
                                      _leak_moved)
         assert decisions > 0 and count > 0, f"{variant} seed {seed}: resample_hidden never moved a hidden card"
+
+
+@pytest.mark.parametrize(("variant", "chunk"), CHUNKED)
+def test_random_games(variant: str, chunk: int) -> None:
+    """Conservation and legal actions at every step, termination, result, replay, narration."""
+    random_games(variant, range(chunk, QUICK_GAMES, CHUNKS))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("variant", "chunk"), CHUNKED)
+def test_random_games_deep(variant: str, chunk: int) -> None:
+    """test_random_games on the rest of the GAMES_PER_CASE seeds of each case."""
+    random_games(variant, range(QUICK_GAMES + chunk, GAMES_PER_CASE, CHUNKS))
+
+
+@pytest.mark.parametrize("variant", CASES)
+def test_leak_check(variant: str) -> None:
+    """C-8 for the seat to act, at every step; the resample must move hidden cards in every game."""
+    leak_games(variant, range(QUICK_LEAK_GAMES))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("variant", CASES)
+def test_leak_check_deep(variant: str) -> None:
+    """test_leak_check on the rest of the first LEAK_GAMES games of each case."""
+    leak_games(variant, range(QUICK_LEAK_GAMES, LEAK_GAMES))
 
 
 @pytest.mark.parametrize("variant", ["koroli", "koroli-short"])

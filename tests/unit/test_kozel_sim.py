@@ -13,7 +13,8 @@ option value, checking at every step:
   KN-18);
 - the C-11 deal limit of the team games.
 
-The leak and visibility checks are the expensive ones; they run on the first games of each case only.
+The leak and visibility checks are the expensive ones; they run on the first games of each case only. Every run
+plays the first games of each sweep; the ``deep`` tests (``-m deep``) play the rest of the same seeds.
 """
 
 from __future__ import annotations
@@ -59,8 +60,10 @@ CHUNKS = 2
 CHUNKED = [pytest.param(v, n, c, id=f"{v}-{n}p-{c}") for v, (_, _, seats) in VARIANTS.items() for n in seats
            for c in range(CHUNKS)]
 
-GAMES_PER_CASE = 60
-LEAK_GAMES = 8  # leak check at every step for the first games of each case …
+GAMES_PER_CASE = 60  # every run plays the first QUICK_GAMES of each case, the deep tests the rest
+QUICK_GAMES = 20
+LEAK_GAMES = 8  # leak check at every step for the first games of each case (every run the first QUICK_LEAK_GAMES) …
+QUICK_LEAK_GAMES = 3
 FULL_LEAK_GAMES = 1  # … comparing the whole history (since=0) for the first of them
 VISIBILITY_GAMES = 2
 MAX_STEPS = 100_000
@@ -144,18 +147,14 @@ def _trump_card(obs: dict[str, Any]) -> list[str]:
 # ------------------------------------------------------------------------------------------------ tests
 
 
-@pytest.mark.parametrize(("variant", "seats", "chunk"), CHUNKED)
-def test_random_games(variant: str, seats: int, chunk: int) -> None:
-    """Conservation and legal actions at every step, termination, result, replay."""
-    for k in range(chunk, GAMES_PER_CASE, CHUNKS):
+def random_games(variant: str, seats: int, games: range) -> None:
+    for k in games:
         seed = _seed(variant, seats, k)
         check_random_game(partial(_new, variant, seats, seed), seed, MAX_STEPS, check_conservation, check_result)
 
 
-@pytest.mark.parametrize(("variant", "seats"), CASES)
-def test_leak_check(variant: str, seats: int) -> None:
-    """C-8: resampling what the seat to act cannot see never changes its observation, and moves cards."""
-    for k in range(LEAK_GAMES):
+def leak_games(variant: str, seats: int, games: range) -> None:
+    for k in games:
         seed = _seed(variant, seats, k)
         state = _new(variant, seats, seed)
         count, decisions = leak_walk(state, seed, random.Random(seed ^ 0x5EED), k < FULL_LEAK_GAMES, MAX_STEPS,
@@ -163,6 +162,32 @@ def test_leak_check(variant: str, seats: int) -> None:
         assert decisions > 0
         assert count > decisions // 2, f"{variant} seed {seed}: resample_hidden moved cards in {count}/{decisions} " \
                                        "steps"
+
+
+@pytest.mark.parametrize(("variant", "seats", "chunk"), CHUNKED)
+def test_random_games(variant: str, seats: int, chunk: int) -> None:
+    """Conservation and legal actions at every step, termination, result, replay."""
+    random_games(variant, seats, range(chunk, QUICK_GAMES, CHUNKS))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("variant", "seats", "chunk"), CHUNKED)
+def test_random_games_deep(variant: str, seats: int, chunk: int) -> None:
+    """test_random_games on the rest of the GAMES_PER_CASE seeds of each case."""
+    random_games(variant, seats, range(QUICK_GAMES + chunk, GAMES_PER_CASE, CHUNKS))
+
+
+@pytest.mark.parametrize(("variant", "seats"), CASES)
+def test_leak_check(variant: str, seats: int) -> None:
+    """C-8: resampling what the seat to act cannot see never changes its observation, and moves cards."""
+    leak_games(variant, seats, range(QUICK_LEAK_GAMES))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("variant", "seats"), CASES)
+def test_leak_check_deep(variant: str, seats: int) -> None:
+    """test_leak_check on the rest of the first LEAK_GAMES games of each case."""
+    leak_games(variant, seats, range(QUICK_LEAK_GAMES, LEAK_GAMES))
 
 
 @pytest.mark.parametrize("variant", ["hvaleny-lose", "nn", "nn-boasting"])

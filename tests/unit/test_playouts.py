@@ -14,7 +14,7 @@ import pytest
 
 from referee.games.durak import Durak
 from referee.games.koroli.koroli import DECK36, Koroli
-from referee.ismcts.bot import builtin_games
+from referee.games.plugin import builtin_games
 
 TRICK_GAMES = [("kozel", 2), ("kozel", 3), ("kozel", 4), ("kozel-hvaleny", 4), ("kozel-nn", 4), ("koroli", 4),
                ("koroli52", 3), ("koroli52", 4)]

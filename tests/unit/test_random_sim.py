@@ -10,7 +10,8 @@ every step:
 - the leak check (C-8): re-dealing the cards the seat to act cannot see leaves its observation unchanged;
 - no observation ever shows a card of another seat's hand that was never shown in public (C-8, KZ-23).
 
-The leak and visibility checks are the expensive ones; they run on the first games of each case only.
+The leak and visibility checks are the expensive ones; they run on the first games of each case only. Every run
+plays the first games of each sweep; the ``deep`` tests (``-m deep``) play the rest of the same seeds.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ VARIANTS: dict[str, tuple[Game, dict[str, bool | int]]] = {
 }
 SEATS = range(2, 7)
 
-GAMES_PER_CASE = 100  # conservation, legal actions, termination and replay: 6 × 5 × 100 = 3000 games
+GAMES_PER_CASE = 100  # conservation, legal actions, termination and replay: 6 × 5 × 100 = 3000 games …
+QUICK_GAMES = 30  # … every run plays the first 30 of each case (900 games), the deep tests the rest
 CHUNKS = 2  # split each case so that xdist can spread the work
 LEAK_GAMES = 20  # leak check at every step, for the first games of each case (600 games) …
+QUICK_LEAK_GAMES = 6  # … every run the first 6 (180 games), the deep tests the rest …
 FULL_LEAK_GAMES = 4  # … comparing the whole history (since=0) for the first of them
 VISIBILITY_GAMES = 4  # every seat's observation at every step, for the first games of each case
 MAX_STEPS = 200_000  # far above any real game (C-11 stops the durak family after 1000 bouts)
@@ -95,23 +98,14 @@ def check_leak(state: State, seat: int, rng: random.Random, since: int = 0) -> b
 # ------------------------------------------------------------------------------------------------ tests
 
 
-@pytest.mark.parametrize(("variant", "seats", "chunk"), CHUNKED_CASES)
-def test_random_games(variant: str, seats: int, chunk: int) -> None:
-    """Conservation and legal actions at every step, termination, result, replay."""
-    for k in range(chunk, GAMES_PER_CASE, CHUNKS):
+def random_games(variant: str, seats: int, games: range) -> None:
+    for k in games:
         seed = _seed(variant, seats, k)
         check_random_game(partial(_new, variant, seats, seed), seed, MAX_STEPS, check_conservation, check_result)
 
 
-@pytest.mark.parametrize(("variant", "seats"), CASES)
-def test_leak_check(variant: str, seats: int) -> None:
-    """C-8: resampling what the seat to act cannot see never changes its observation.
-
-    At every step of the first LEAK_GAMES games of each case. The first FULL_LEAK_GAMES compare the
-    observation with the whole event log (since=0); the others compare what the protocol would send the
-    seat, with the events since its previous decision.
-    """
-    for k in range(LEAK_GAMES):
+def leak_games(variant: str, seats: int, games: range) -> None:
+    for k in games:
         seed = _seed(variant, seats, k)
         state = _new(variant, seats, seed)
         count, decisions = leak_walk(state, seed, random.Random(seed ^ 0x5EED), k < FULL_LEAK_GAMES, MAX_STEPS,
@@ -119,6 +113,37 @@ def test_leak_check(variant: str, seats: int) -> None:
         assert decisions > 0
         # Not vacuous: at the start other hands and the stock are hidden, so cards must move.
         assert count > 0, f"{variant} {seats}p seed {seed}: resample_hidden never moved a hidden card"
+
+
+@pytest.mark.parametrize(("variant", "seats", "chunk"), CHUNKED_CASES)
+def test_random_games(variant: str, seats: int, chunk: int) -> None:
+    """Conservation and legal actions at every step, termination, result, replay."""
+    random_games(variant, seats, range(chunk, QUICK_GAMES, CHUNKS))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("variant", "seats", "chunk"), CHUNKED_CASES)
+def test_random_games_deep(variant: str, seats: int, chunk: int) -> None:
+    """test_random_games on the rest of the GAMES_PER_CASE seeds of each case."""
+    random_games(variant, seats, range(QUICK_GAMES + chunk, GAMES_PER_CASE, CHUNKS))
+
+
+@pytest.mark.parametrize(("variant", "seats"), CASES)
+def test_leak_check(variant: str, seats: int) -> None:
+    """C-8: resampling what the seat to act cannot see never changes its observation.
+
+    At every step of the first QUICK_LEAK_GAMES games of each case (test_leak_check_deep: the rest of the first
+    LEAK_GAMES). The first FULL_LEAK_GAMES compare the observation with the whole event log (since=0); the others
+    compare what the protocol would send the seat, with the events since its previous decision.
+    """
+    leak_games(variant, seats, range(QUICK_LEAK_GAMES))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("variant", "seats"), CASES)
+def test_leak_check_deep(variant: str, seats: int) -> None:
+    """test_leak_check on the rest of the first LEAK_GAMES games of each case."""
+    leak_games(variant, seats, range(QUICK_LEAK_GAMES, LEAK_GAMES))
 
 
 @pytest.mark.parametrize("variant", ["kazaki", "durak-withdraw-redeal"])

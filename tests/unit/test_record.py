@@ -88,7 +88,7 @@ def test_record_file_format(tmp_path: Path) -> None:
     assert data["version"] == VERSION == 1
     required = {"format", "version", "game", "seats", "seed", "dealer", "options", "policy", "bots", "actions",
                 "faults", "result"}
-    assert required <= set(data) <= required | {"stderr"}
+    assert required <= set(data) <= required | {"stderr", "times", "said"}
     assert all(isinstance(a, str) for a in data["actions"])
     assert record_from_dict(data) == record
 

@@ -101,7 +101,7 @@ def test_head_to_head_of_the_report_reads_deal_pairs() -> None:
 
 
 def test_the_printed_table_marks_a_partial_one_and_the_unrated(capsys: pytest.CaptureFixture[str]) -> None:
-    from tournaments.cli import print_report
+    from tournaments.cli.common import print_report
 
     rows = [row(0, 9, ["a", "b"], [1, 2]), row(1, 9, ["b", "a"], [2, 1]), row(2, 10, ["a", "b"], [2, 1])]
     report = build_report(["a", "b", "c"], rows, scheduled=12)
@@ -166,7 +166,21 @@ def test_the_head_to_head_says_where_its_interval_comes_from(capsys: pytest.Capt
     report = build_report(["a", "b", "c"], rows)
     assert [h["pairs"] for h in report.head_to_head] == [2 if c in paired else 0 for c in ("b", "c")]
     assert interval_source(report.head_to_head) == source
-    from tournaments.cli import print_report
+    from tournaments.cli.common import print_report
 
     print_report(report, "simple", False)
     assert f"head to head (Elo diff: {source}):" in capsys.readouterr().out.splitlines()
+
+
+def test_a_bots_time_limit_is_its_specs_own_or_the_tournaments() -> None:
+    from tournaments.config import TournamentConfig
+    from tournaments.report_html import move_limits, time_rows
+
+    config = TournamentConfig("durak", {}, ["a", "b", "c"], ["random", "[move-time=300 name=b] random",
+                              "[name='x]y' cwd=/nowhere] cmd:bot"], 2, 1, True, 1, move_time_ms=800)
+    limits = move_limits(config)
+    assert limits == {"a": 800, "b": 300, "c": 800}
+    rows = time_rows(["a", "b", "c"], {"a": [400_000, 100, 200, 300], "b": [299_000], "d": [1]}, limits)
+    assert [(r["bot"], r["us"], r["share"]) for r in rows] == [("a", [200, 400_000, 400_000, 400_000], "50%"),
+                                                               ("b", [299_000] * 4, "100%")]
+    assert rows[0]["bar"] == {"p50": 0.03, "p90": 50.0, "p99": 50.0, "max": 50.0, "over": False}

@@ -15,11 +15,11 @@ from referee.errors import ConfigError
 from tournaments.schedule import BASELINE, CANDIDATE, substitution, substitution_size
 from tournaments.sprt import (
     NELO,
-    Decision,
     Model,
     Outcomes,
     PairedScores,
     Sprt,
+    SprtDecision,
     SprtSettings,
     compare,
     deal_score,
@@ -142,9 +142,9 @@ def test_the_test_stops_when_the_llr_crosses_a_bound() -> None:
     decisions = []
     for k in range(400):
         decisions.append(test.add(1.0 if k % 4 else 0.0))
-        if decisions[-1] is not Decision.PENDING:
+        if decisions[-1] is not SprtDecision.PENDING:
             break
-    assert decisions[-1] is Decision.H1
+    assert decisions[-1] is SprtDecision.H1
     assert test.llr >= test.settings.upper
     before = Sprt(SprtSettings(elo0=0, elo1=50))
     for k in range(len(decisions) - 1):
@@ -156,10 +156,10 @@ def test_the_test_stops_when_the_llr_crosses_a_bound() -> None:
 def test_equal_bots_end_in_h0(model: Model) -> None:
     test = Sprt(SprtSettings(elo0=0, elo1=20, model=model))
     k = 0
-    while test.decision is Decision.PENDING and k < 100_000:
+    while test.decision is SprtDecision.PENDING and k < 100_000:
         test.add((0.25, 0.5, 0.75, 0.5)[k % 4])  # mean ½: elo 0
         k += 1
-    assert test.decision is Decision.H0
+    assert test.decision is SprtDecision.H0
 
 
 def test_the_first_alike_deals_do_not_decide() -> None:
@@ -167,7 +167,7 @@ def test_the_first_alike_deals_do_not_decide() -> None:
     test = Sprt(SprtSettings(elo0=0, elo1=20))
     for _ in range(10):
         test.add(0.5)
-    assert test.decision is Decision.PENDING and math.isfinite(test.llr)
+    assert test.decision is SprtDecision.PENDING and math.isfinite(test.llr)
 
 
 def test_the_docs_example_no_longer_accepts_after_five_deal_pairs() -> None:
@@ -176,7 +176,7 @@ def test_the_docs_example_no_longer_accepts_after_five_deal_pairs() -> None:
     test = Sprt(SprtSettings(elo0=0, elo1=50))
     for _ in range(5):
         test.add(1.0)
-    assert test.decision is Decision.PENDING and 0 < test.llr < test.settings.upper
+    assert test.decision is SprtDecision.PENDING and 0 < test.llr < test.settings.upper
 
 
 def test_the_elo_estimate_stays_finite_and_continuous_at_a_full_score() -> None:

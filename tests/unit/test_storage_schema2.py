@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from protocol.actions import Action
-from protocol.bot import BotBase, Decision
+from protocol.bot import Answer, BotBase, Decision
 from referee.match import GameRecord, play_game
 from referee.plugins import load_registry
 from referee.record import record_to_dict
@@ -42,14 +42,16 @@ class Faulty(Random):
             raise RuntimeError("boom")
         if roll < 0.08:
             return "no_such_action(XX)"
+        if roll < 0.2:
+            return Answer(super().act(decision), f"roll {roll:.3f} ✓")
         return super().act(decision)
 
 
 def schema1_record(record: GameRecord, names: list[str], stderr: Mapping[str, str]) -> dict[str, Any]:
-    """What schema 1 stored for a game (its record column with the stderr column added, as record() gave it)."""
+    """What schema 1 stored for a game (its record column with the stderr column added, as record() gave it), with
+    each decision's time and words (which schema 1 did not have), as a worker gives them now."""
     data = record_to_dict(record)
     data["bots"] = names
-    data.pop("stderr")
     data["stderr"] = dict(stderr)
     return data
 
@@ -113,7 +115,7 @@ def test_a_durak_game_is_a_few_hundred_bytes() -> None:
 def test_the_body_is_choices_then_json(tmp_path: Path) -> None:
     (finished, expected), = played("durak", 2, "forfeit", 1)
     choices, rest = decode_body(finished.body)
-    assert len(choices) == finished.decisions and set(rest) <= {"r", "f", "e", "x", "-"}
+    assert len(choices) == finished.decisions and set(rest) <= {"r", "f", "e", "x", "-", "t", "s"}
     assert "actions" not in json.dumps(rest)
 
 
@@ -276,3 +278,29 @@ def test_a_row_seating_a_stranger_is_one_line_in_the_table(tmp_path: Path) -> No
     with Store(path, create=False, readonly=True) as store, pytest.raises(StorageError) as exc:
         build_report(["e0", "e1"], store.games())
     assert "seats 'evil', 'e1': not all entrants" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_record_from_before_times_and_words_rebuilds_as_it_was(tmp_path: Path) -> None:
+    """A migrated schema-1 row's record has no ``times`` or ``said``: it is stored compact and rebuilt without them."""
+    (finished, expected), = played("durak", 2, "forfeit", 1)
+    data = json.loads(expected)
+    del data["times"], data["said"]
+    template = RecordTemplate("durak", REGISTRY.game("durak").configure({}), "forfeit")
+    choices, _ = decode_body(finished.body)
+    old = FinishedGame.of(0, "t0.d0.r0", finished.seed, data, choices, template)
+    assert "X" not in decode_body(old.body)[1]  # compact, not kept whole
+    path = tmp_path / "t.db"
+    with Store(path, create=True) as store:
+        store.save_config(config("durak", 2, "forfeit"))
+        store.add_many([old])
+        assert store.record("t0.d0.r0") == data
+
+
+def test_each_decision_s_time_and_words_are_stored() -> None:
+    games = played("durak", 2, "forfeit", 6)
+    kept = [json.loads(expected) for _, expected in games]
+    assert all(len(r["times"]) == len(r["actions"]) for r in kept)
+    assert any(said.get("note", "").endswith("✓") for r in kept for said in r["said"].values())
+    for finished, _ in games:
+        rest = decode_body(finished.body)[1]
+        assert len(rest["t"]) == finished.decisions

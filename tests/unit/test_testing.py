@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from referee.engine import CardPlaces
 from referee.games.cards import CardState, bits
 from referee.games.durak import Durak, DurakState
 from referee.games.kozel import Kozel
@@ -53,6 +54,20 @@ def test_every_registered_game_passes_the_simulation_checks(game_id: str) -> Non
             assert report.moved, f"{game_id}: resample_hidden never moved a hidden card"
     nim = [r for r in reports if r.moved is None]
     assert (game_id == "nim21") == bool(nim)  # nim21 has no cards, only counts
+
+
+def test_a_plugin_game_gets_the_engines_clone_and_no_deck() -> None:
+    """nim21 writes no ``clone`` and no ``deck``: ``State.clone``'s default copies it (a search may play on the copy
+    and leave the original alone), and the checks count its cards instead of following them (no ``CardPlaces``)."""
+    game = REGISTRY.game("nim21")
+    state = game.new_state(3, 5)
+    state.apply(state.legal_actions()[1])
+    copy = state.clone()
+    assert copy is not state and copy.game is game and copy.observe(0) == state.observe(0)
+    while not copy.is_terminal:
+        copy.apply(copy.legal_actions()[0])
+    assert state.pile == 19 and state.log_size == 1 and copy.pile == 0  # type: ignore[attr-defined]
+    assert game.deck is None and not isinstance(state, CardPlaces)
 
 
 # ------------------------------------------------------------------------------------------- planted bugs

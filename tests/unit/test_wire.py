@@ -134,7 +134,7 @@ def test_message_builders() -> None:
                     game_no=3) == {"type": "new_game", "game": "durak", "options": {"perevodnoy": True},
                                    "seat": 1, "seats": 2, "teams": None, "bot_seed": 5, "game_no": 3}
     assert request(id=4, observation={"hand": []}, legal=["take"], deadline_ms=250) == {
-        "type": "request", "id": 4, "observation": {"hand": []}, "legal": ["take"], "deadline_ms": 250}
+        "type": "request", "id": 4, "observation": {"hand": []}, "legal": ["take"], "deadline_ms": 250, "bank_ms": 0}
     assert game_over({"places": [1, 2]}) == {"type": "game_over", "result": {"places": [1, 2]}}
     assert bye() == {"type": "bye"}
     for message in (hello(), bye(), game_over({}), request(id=1, observation={}, legal=[], deadline_ms=1)):

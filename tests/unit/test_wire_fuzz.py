@@ -1,6 +1,7 @@
 """A seeded slice of benchmarks/fuzz_decoder.py (issue 33): hostile byte streams, whole and in pieces, through the
 referee's and the SDK's frame decoders raise nothing but typed faults. The benchmark runs 100,000 examples and more;
-this runs a few thousand, the same ones every time (a fixed seed, no example database)."""
+this runs a few hundred, and the ``deep`` test (``-m deep``) a few thousand, the same ones every time (a fixed seed,
+no example database)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import pytest
 pytest.importorskip("hypothesis")
 
 FUZZ = Path(__file__).resolve().parents[2] / "benchmarks" / "fuzz_decoder.py"
-EXAMPLES = 2000
+EXAMPLES = 500
+DEEP_EXAMPLES = 2000
 
 
 def _load() -> ModuleType:
@@ -30,15 +32,24 @@ def _load() -> ModuleType:
 fuzz_decoder = _load()
 
 
-def test_a_seeded_slice_of_the_fuzzer_finds_no_untyped_exception() -> None:
+def fuzz(examples: int) -> None:
     count = 0
 
     def counted() -> None:
         nonlocal count
         count += 1
 
-    fuzz_decoder.fuzz(EXAMPLES, 20260, on_example=counted)
-    assert count == EXAMPLES
+    fuzz_decoder.fuzz(examples, 20260, on_example=counted)
+    assert count == examples
+
+
+def test_a_seeded_slice_of_the_fuzzer_finds_no_untyped_exception() -> None:
+    fuzz(EXAMPLES)
+
+
+@pytest.mark.deep
+def test_a_deeper_seeded_slice_of_the_fuzzer_finds_no_untyped_exception() -> None:
+    fuzz(DEEP_EXAMPLES)
 
 
 @pytest.mark.parametrize("depth", [990, 1000, 1010, 1023])

@@ -135,6 +135,41 @@ def test_kz6_the_seat_that_demanded_a_redeal_held_five_of_a_suit() -> None:
     assert len(holders) > 20  # which five, and the sixth card, stay hidden
 
 
+# Issue 36: two-player perevodnoy (transfer=true), seed 8213708287301405123, dealer 0; seat 1 at its decision 42,
+# just after a transfer whose two cards were both covered. The real deal fits the view, but the swap search that
+# makes the "was asked, so held a card of a table rank" inferences true could get stuck (three cards had to move at
+# once) and the sampler raised "the hidden cards fit no deal" for 53 of the draws k = 0 … 2999.
+TRANSFER_SCRIPT = (
+    "attack(QC,QS) take pass attack(9C) defend(9C,QC) pass attack(8H) defend(8H,KH) attack(7C,7S) defend(7C,JC) "
+    "defend(7S,10S) throw_in(10C) take attack(8S) defend(8S,10S) pass attack(7C,7S) defend(7C,KC) defend(7S,KS) "
+    "attack(AC) transfer(AS) take attack(9H) defend(9H,6D) attack(AC,AS) take attack(9S) defend(9S,QS) pass "
+    "attack(7H) defend(7H,JH) throw_in(JC) defend(JC,7D) attack(6S) defend(6S,AS) pass attack(8C) defend(8C,8D) "
+    "attack(6H) transfer(6C) defend(6C,9D) defend(6H,AH)").split()
+STUCK = (3, 17, 36, 42, 138, 224)  # draws that used to raise
+
+
+def transfer_view() -> tuple[DurakState, list[dict[str, Any]]]:
+    state = DurakState(DURAK, 2, 8213708287301405123, DURAK.configure({"transfer": True}), 0)
+    view = scripted_view(state, 1, TRANSFER_SCRIPT)
+    assert state.to_act == 1
+    return state, view
+
+
+def test_a_transfer_covered_twice_samples_without_error() -> None:
+    state, view = transfer_view()
+    sampler = DURAK.worlds(2, 1, view, {"transfer": True})
+    for k in STUCK:
+        check_world(state, sampler.sample(random.Random(k)), 1, check_conservation)
+
+
+@pytest.mark.deep
+def test_a_transfer_covered_twice_samples_without_error_in_3000_draws() -> None:
+    _, view = transfer_view()
+    sampler = DURAK.worlds(2, 1, view, {"transfer": True})
+    for k in range(3000):
+        sampler.sample(random.Random(k))
+
+
 @pytest.mark.parametrize("tamper", ["a card of another deck", "a card the seat holds", "another game"])
 def test_a_view_that_does_not_fit_is_one_record_error_line(tamper: str) -> None:
     state = game3()

@@ -21,8 +21,8 @@ import pytest
 from protocol.actions import Action
 from referee.errors import RecordError
 from referee.games.cards import bits
+from referee.games.deals import deal_hidden
 from referee.games.koroli import Koroli, Koroli52
-from referee.games.koroli.worlds import deal_hidden
 from referee.testing import views
 
 KR = Koroli()

@@ -63,19 +63,19 @@ function cheapest(actions, price) {
   return best;
 }
 
-/** Choose one string from `legal` (section 5.6: answer with one of them, unchanged). */
+/** Choose one string from `legal` (section 5.6: answer with one of them, unchanged), and say why. */
 function choose(observation, legal) {
   const actions = legal.map(parseAction);
   const trump = observation?.trump;
   const of = (kind) => actions.filter((a) => a.kind === kind);
 
   const defends = of("defend"); // defend(attack_card, covering_card)
-  if (defends.length > 0) return cheapest(defends, (a) => cost(a.args[1], trump)).text;
-  if (legal.includes("take")) return "take";
-  if (legal.includes("pass")) return "pass"; // throw-in, withdrawal and redeal offers: decline
+  if (defends.length > 0) return [cheapest(defends, (a) => cost(a.args[1], trump)).text, "the cheapest cover"];
+  if (legal.includes("take")) return ["take", "nothing covers it"];
+  if (legal.includes("pass")) return ["pass", "declines"]; // throw-in, withdrawal and redeal offers
   const singles = of("attack").filter((a) => a.args.length === 1);
-  if (singles.length > 0) return cheapest(singles, (a) => cost(a.args[0], trump)).text;
-  return legal[0];
+  if (singles.length > 0) return [cheapest(singles, (a) => cost(a.args[0], trump)).text, "the cheapest single"];
+  return [legal[0], "the first legal action"];
 }
 
 // ------------------------------------------------------------------------------------------------ the protocol
@@ -95,14 +95,14 @@ function onHello(message) {
 }
 
 function onRequest(message) {
-  let action;
+  let action, why;
   try {
-    action = choose(message.observation ?? {}, message.legal);
+    [action, why] = choose(message.observation ?? {}, message.legal);
   } catch (error) {
     log(`policy failed (${error}); playing the first legal action`);
-    action = message.legal[0];
+    [action, why] = [message.legal[0], `policy failed: ${error}`];
   }
-  send({ type: "action", id: message.id, action });
+  send({ type: "action", id: message.id, action, debug: why }); // debug: a note the replay shows (section 5.6)
 }
 
 async function main() {

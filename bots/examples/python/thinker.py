@@ -1,9 +1,11 @@
-"""Thinks (here: draws actions at random) until half of its time is gone, then plays the action it drew most."""
+"""Thinks (here: draws actions at random) until half of its time is gone, then plays the action it drew most, with a
+note saying why (the replay viewer shows it beside the decision)."""
 
 import random
 import time
 from collections import Counter
 
+from protocol.bot import Answer
 from protocol.sdk import run
 
 
@@ -13,7 +15,8 @@ def act(observation, legal, deadline):
     votes = Counter([0])
     while time.monotonic() < stop:
         votes[random.randrange(len(legal))] += 1  # a real bot would search here
-    return legal[votes.most_common(1)[0][0]]
+    best, count = votes.most_common(1)[0]
+    return Answer(legal[best], f"{count} of {votes.total()} draws chose {legal[best]}; {left_ms:.0f} ms were left")
 
 
 if __name__ == "__main__":

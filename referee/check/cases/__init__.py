@@ -19,10 +19,10 @@ from types import ModuleType
 from protocol.errors import BotError, ConfigError, RefereeError
 
 from ..harness import Session
-from ..verdicts import GROUPS, Case, CaseResult, Level, Outcome, Verdict, broken, exit_code, info, ok, tally
+from ..verdicts import GROUPS, Case, CaseResult, Declared, Finding, Level, Verdict, broken, exit_code, info, ok, tally
 from . import determinism, handshake, messages, play, process, robustness, shutdown, timing
 
-__all__ = ["Level", "Verdict", "Outcome", "Case", "CaseResult", "CATALOGUE", "GROUPS", "select", "run_case",
+__all__ = ["Level", "Verdict", "Finding", "Case", "CaseResult", "CATALOGUE", "GROUPS", "select", "run_case",
            "run_cases", "tally", "exit_code", "ok", "info", "broken"]
 
 MODULES: tuple[ModuleType, ...] = (process, handshake, play, timing, messages, robustness, shutdown, determinism)
@@ -30,7 +30,7 @@ MODULES: tuple[ModuleType, ...] = (process, handshake, play, timing, messages, r
 
 def _declared(module: ModuleType) -> list[Case]:
     return [f.case for f in vars(module).values()
-            if callable(f) and isinstance(getattr(f, "case", None), Case) and f.__module__ == module.__name__]
+            if isinstance(f, Declared) and isinstance(f.case, Case) and f.__module__ == module.__name__]
 
 
 def _order(c: Case) -> tuple[int, ...]:

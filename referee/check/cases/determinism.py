@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ..harness import Session
-from ..verdicts import Level, Outcome, broken, case, ok
+from ..verdicts import Finding, Level, broken, case, ok
 from .helpers import fault_lines
 
 
 @case("8.1", "the same seed gives the same answers", section="5.4", level=Level.MAY)
-def determinism(s: Session) -> Outcome:
+def determinism(s: Session) -> Finding:
     n = s.fewest()
     seed = s.seed_for("determinism")
     records = []

@@ -8,7 +8,7 @@ from typing import Any
 from protocol.wire import PROTOCOL_VERSIONS, hello_problems
 
 from ..harness import EXIT_TIME, HANDSHAKE_TIME, Run, Session, jsonable, offer
-from ..verdicts import Level, Outcome, broken, case, ok
+from ..verdicts import Finding, Level, broken, case, ok
 from .helpers import ms_text
 
 _HELLO_SHAPE = ("{type: hello, version: one of the offered, name: non-empty str, games: nil or array of str; "
@@ -16,7 +16,7 @@ _HELLO_SHAPE = ("{type: hello, version: one of the offered, name: non-empty str,
 
 
 @case("2.1", "answers hello with hello within 5 s", section="8", level=Level.MUST, needs_hello=False)
-def hello_in_time(s: Session) -> Outcome:
+def hello_in_time(s: Session) -> Finding:
     reply, problem, seconds = s.handshake()
     if reply is None:
         return broken("no hello", expected=f"a hello within {HANDSHAKE_TIME:g} s", actual=problem)
@@ -30,7 +30,7 @@ def _frame(value: Any) -> str:
 
 
 @case("2.2", "hello picks an offered version, has a name and games", section="5.2", level=Level.MUST, needs_hello=False)
-def hello_valid(s: Session) -> Outcome:
+def hello_valid(s: Session) -> Finding:
     reply, problem, _ = s.handshake()
     if reply is None or reply.get("type") != "hello":
         return broken("no hello to check (see 2.1)", expected=_HELLO_SHAPE,
@@ -39,6 +39,12 @@ def hello_valid(s: Session) -> Outcome:
     if problems:
         return broken("; ".join(problems), expected=_HELLO_SHAPE, actual=_frame(reply))
     games = reply["games"]
+    unknown = s.unknown_declarations()
+    if unknown:
+        return broken(f"its hello declares {'; '.join(unknown)}: a declaration the games do not have excludes "
+                      "nothing, so the bot may be seated where it did not mean to play", breach=Level.SHOULD,
+                      expected="option names of the declared games ('referee games' lists them)",
+                      actual=_frame(reply.get("options")))
     return ok(f"version {reply['version']}, name {reply['name']!r}, "
               f"games {', '.join(games) if games is not None else 'nil (any game)'}")
 
@@ -54,7 +60,7 @@ FUTURE_VERSION = 99
 
 
 @case("2.3", "offered an unknown version too, picks one it speaks", section="11", level=Level.SHOULD, needs_hello=False)
-def newer_versions(s: Session) -> Outcome:
+def newer_versions(s: Session) -> Finding:
     offered = [*PROTOCOL_VERSIONS, FUTURE_VERSION]
     reply, problem, _, _ = _offer(s, "versions", offered)
     expected = f"hello with version {PROTOCOL_VERSIONS[-1]} (offered {offered}; {FUTURE_VERSION} does not exist)"
@@ -75,7 +81,7 @@ def newer_versions(s: Session) -> Outcome:
 
 @case("2.4", "no common version: error with a message, then exit", section="5.3, 11", level=Level.MUST,
       needs_hello=False)
-def no_common_version(s: Session) -> Outcome:
+def no_common_version(s: Session) -> Finding:
     offered = [FUTURE_VERSION]
     reply, problem, code, run = _offer(s, "no-common-version", offered)
     expected = f"error {{message: one line}}, then exit within {EXIT_TIME:g} s"

@@ -9,7 +9,7 @@ from typing import Any
 from protocol.faults import FaultKind
 
 from ..harness import Event, Played, Run, Session, jsonable
-from ..verdicts import Outcome, broken, ok
+from ..verdicts import Finding, broken, ok
 
 QUIET_TIME = 0.3  # how long the suite listens for frames the bot should not send
 #: The faults of time (case 4.1, PROTOCOL.md section 8); case 3.1 looks at every other kind.
@@ -53,7 +53,7 @@ def games_text(games: Sequence[Played]) -> str:
     return f"{len(games)} game{'s' if len(games) != 1 else ''} ({', '.join(parts)})"
 
 
-def no_faults(games: Sequence[Played], what: str, **data: Any) -> Outcome:
+def no_faults(games: Sequence[Played], what: str, **data: Any) -> Finding:
     """OK when the bot had no fault in ``games``; else the first fault as the actual outcome."""
     faults = fault_lines(games)
     if faults:

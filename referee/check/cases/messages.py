@@ -19,7 +19,7 @@ from ..harness import (
     UnknownTypes,
     unknown_message,
 )
-from ..verdicts import Level, Outcome, broken, case
+from ..verdicts import Finding, Level, broken, case
 from .helpers import QUIET_TIME, no_faults, one_game, show
 
 
@@ -39,7 +39,7 @@ class _Blunder(BotBase):
 
 
 @case("5.1", "unknown message types are ignored", section="6", level=Level.MUST)
-def unknown_types(s: Session) -> Outcome:
+def unknown_types(s: Session) -> Finding:
     run = s.run("unknown-types")
     program = s.program(run, twist=UnknownTypes)
     try:
@@ -64,37 +64,37 @@ def unknown_types(s: Session) -> Outcome:
 
 
 @case("5.2", "unknown keys are ignored", section="6, 11", level=Level.MUST)
-def unknown_keys(s: Session) -> Outcome:
+def unknown_keys(s: Session) -> Finding:
     _, played = one_game(s, "unknown-keys", twist=lambda: ExtraKeys(KEYS_V1))
     return no_faults([played], "with unknown keys in every message and map")
 
 
 @case("5.3", "unknown values of other types (float, bin, ext) are skipped", section="3", level=Level.SHOULD)
-def other_types(s: Session) -> Outcome:
+def other_types(s: Session) -> Finding:
     _, played = one_game(s, "other-types", twist=lambda: ExtraKeys(KEYS_OTHER_TYPES))
     return no_faults([played], "with unknown keys holding float, bin and ext values")
 
 
 @case("5.4", "integers in wider encodings are accepted", section="3", level=Level.MUST)
-def wide_ints(s: Session) -> Outcome:
+def wide_ints(s: Session) -> Finding:
     _, played = one_game(s, "wide-ints", twist=lambda: Reencode("int"))
     return no_faults([played], "with every integer in a wider encoding (uint8 … uint64, int8 … int64)")
 
 
 @case("5.5", "strings as str8, str16, str32 are accepted", section="3", level=Level.MUST)
-def wide_strs(s: Session) -> Outcome:
+def wide_strs(s: Session) -> Finding:
     _, played = one_game(s, "wide-strs", twist=lambda: Reencode("str"))
     return no_faults([played], "with every string as str8, str16 or str32")
 
 
 @case("5.6", "maps and arrays as map16/32, array16/32 are accepted", section="3", level=Level.MUST)
-def wide_containers(s: Session) -> Outcome:
+def wide_containers(s: Session) -> Finding:
     _, played = one_game(s, "wide-containers", twist=lambda: Reencode("container"))
     return no_faults([played], "with every map and array as map16/map32, array16/array32")
 
 
 @case("5.7", "every message in all its forms (options, faults in game_over)", section="5", level=Level.MUST)
-def every_message(s: Session) -> Outcome:
+def every_message(s: Session) -> Finding:
     games = []
     for game_id in s.games:
         game = s.registry.game(game_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..harness import Event, Played, RemapIds, Run, Session
-from ..verdicts import Level, Outcome, broken, case, info, ok
+from ..verdicts import Finding, Level, broken, case, info, ok
 from .helpers import PLAY_FAULTS, QUIET_TIME, fault_lines, games_text, no_faults, one_game, play_all, show
 
 
@@ -42,7 +42,7 @@ def _unasked(run: Run) -> list[tuple[Event, str]]:
 
 
 @case("3.1", "every action legal over complete games of each game and seat count", section="5.6, 7", level=Level.MUST)
-def legal_actions(s: Session) -> Outcome:
+def legal_actions(s: Session) -> Finding:
     games = s.shared("play", lambda: play_all(s))
     faults = fault_lines(games, PLAY_FAULTS)
     decisions = len(s.runs["play"].exchanges())
@@ -57,7 +57,7 @@ FORCED_TRIES = 4
 
 
 @case("3.2", "a request with a single legal action is answered with it", section="5.5", level=Level.MUST)
-def forced_action(s: Session) -> Outcome:
+def forced_action(s: Session) -> Finding:
     run = s.run("forced")
     games: list[Played] = []
     forced: list[tuple[Event, Event | None]] = []
@@ -85,7 +85,7 @@ def forced_action(s: Session) -> Outcome:
 
 
 @case("3.3", "two games in one process, the second after a reset", section="1, 6", level=Level.MUST)
-def two_games(s: Session) -> Outcome:
+def two_games(s: Session) -> Finding:
     run = s.run("two-games")
     first, second = s.main_game, (s.games[1] if len(s.games) > 1 else s.main_game)
     counts = s.seat_counts(second)
@@ -107,7 +107,7 @@ def two_games(s: Session) -> Outcome:
 
 
 @case("3.4", "every action carries its request's id, unchanged (ids above 2^32)", section="5.6, 6", level=Level.MUST)
-def request_ids(s: Session) -> Outcome:
+def request_ids(s: Session) -> Finding:
     run, played = one_game(s, "ids", twist=RemapIds)
     for request, answer in run.exchanges():
         if answer is None:
@@ -123,7 +123,7 @@ def request_ids(s: Session) -> Outcome:
 
 
 @case("3.5", "no frame unless asked (after hello, new_game, game_over)", section="6", level=Level.MUST)
-def nothing_unasked(s: Session) -> Outcome:
+def nothing_unasked(s: Session) -> Finding:
     run = s.run("unasked")
     program = s.program(run)
     try:

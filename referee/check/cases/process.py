@@ -7,15 +7,15 @@ import time
 from protocol.errors import BotError
 from protocol.wire import PROTOCOL_VERSIONS, bye, hello
 
-from ..harness import EXIT_TIME, HANDSHAKE_TIME, REFEREE, Session
-from ..verdicts import Level, Outcome, broken, case, info, ok
+from ..harness import EXIT_TIME, HANDSHAKE_TIME, REFEREE, Probe, Session
+from ..verdicts import Finding, Level, broken, case, info, ok
 from .helpers import QUIET_TIME, games_text, play_all, show
 
 
 @case("1.1", "nothing on stdout before the referee's hello", section="2, 5.2", level=Level.MUST, needs_hello=False)
-def quiet_before_hello(s: Session) -> Outcome:
+def quiet_before_hello(s: Session) -> Finding:
     run = s.run("quiet")
-    probe = run.probe()
+    probe = Probe.start(run)
     heard = probe.listen(QUIET_TIME)
     early = [e for e in run.events if e.kind in ("received", "garbage")]
     if early or heard == "eof":
@@ -38,7 +38,7 @@ def quiet_before_hello(s: Session) -> Outcome:
 
 
 @case("1.2", "everything on stdout decodes as msgpack map frames", section="2, 3", level=Level.MUST)
-def all_frames(s: Session) -> Outcome:
+def all_frames(s: Session) -> Finding:
     games = s.shared("play", lambda: play_all(s))
     run = s.runs["play"]
     bad = run.garbage()
@@ -50,7 +50,7 @@ def all_frames(s: Session) -> Outcome:
 
 
 @case("1.3", "stderr is drained and its tail kept (recorded)", section="10", level=Level.MAY)
-def stderr_tail(s: Session) -> Outcome:
+def stderr_tail(s: Session) -> Finding:
     games = s.shared("play", lambda: play_all(s))
     run = s.runs["play"]
     if not run.stderr_bytes:

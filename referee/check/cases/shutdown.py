@@ -9,7 +9,7 @@ from protocol.errors import BotError
 from protocol.wire import bye
 
 from ..harness import EXIT_TIME, Event, Played, Session
-from ..verdicts import Level, Outcome, broken, case, ok
+from ..verdicts import Finding, Level, broken, case, ok
 from .helpers import QUIET_TIME, fault_lines, ms_text, show
 
 
@@ -55,7 +55,7 @@ def _end_after_game(s: Session, name: str, how: str) -> _Ending:
         program.close()
 
 
-def _exit_outcome(ending: _Ending, what: str) -> Outcome:
+def _exit_outcome(ending: _Ending, what: str) -> Finding:
     expected = f"exit status 0 within {EXIT_TIME:g} s of {what}"
     if ending.problem:
         return broken(ending.problem, expected=expected, actual=fault_lines([ending.played])[0]
@@ -69,12 +69,12 @@ def _exit_outcome(ending: _Ending, what: str) -> Outcome:
 
 
 @case("7.1", "bye: exit status 0 within 2 s", section="5.8, 10", level=Level.MUST)
-def bye_exits(s: Session) -> Outcome:
+def bye_exits(s: Session) -> Finding:
     return _exit_outcome(s.shared("bye", lambda: _end_after_game(s, "bye", "bye")), "bye")
 
 
 @case("7.2", "bye: nothing more on stdout", section="5.8, 6", level=Level.MUST)
-def quiet_after_bye(s: Session) -> Outcome:
+def quiet_after_bye(s: Session) -> Finding:
     ending = s.shared("bye", lambda: _end_after_game(s, "bye", "bye"))
     if ending.problem:
         return broken(ending.problem, expected="nothing on stdout after bye", actual=ending.problem)
@@ -88,5 +88,5 @@ def quiet_after_bye(s: Session) -> Outcome:
 
 
 @case("7.3", "end of input on stdin: exit status 0 within 2 s", section="1, 10", level=Level.MUST)
-def eof_exits(s: Session) -> Outcome:
+def eof_exits(s: Session) -> Finding:
     return _exit_outcome(_end_after_game(s, "eof", "eof"), "end of input")

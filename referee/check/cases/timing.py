@@ -10,7 +10,7 @@ from protocol.faults import FaultKind
 from referee.remote import LATENCY_GRACE
 
 from ..harness import MOVE_TIME, SHORT_MOVE_TIME, Played, Run, Session
-from ..verdicts import Level, Outcome, broken, case, ok
+from ..verdicts import Finding, Level, broken, case, ok
 from .helpers import TIMING_FAULTS, fault_lines, ms_text, one_game, play_all
 
 
@@ -33,7 +33,7 @@ def _stats_text(stats: Mapping[str, float]) -> str:
             f"max {stats['max_ms']:.1f} ms")
 
 
-def _timing(run: Run, games: Sequence[Played], move_time: float, kinds: Iterable[FaultKind] | None) -> Outcome:
+def _timing(run: Run, games: Sequence[Played], move_time: float, kinds: Iterable[FaultKind] | None) -> Finding:
     stats: dict[str, Any] = _stats(run.latencies())
     deadline_ms = int(move_time * 1000)
     text = f"{_stats_text(stats)} (deadline_ms {deadline_ms})"
@@ -51,12 +51,12 @@ def _timing(run: Run, games: Sequence[Played], move_time: float, kinds: Iterable
 
 
 @case("4.1", "every action within deadline_ms; p50/p95/max recorded", section="8", level=Level.MUST)
-def within_deadline(s: Session) -> Outcome:
+def within_deadline(s: Session) -> Finding:
     games = s.shared("play", lambda: play_all(s))
     return _timing(s.runs["play"], games, MOVE_TIME, TIMING_FAULTS)
 
 
 @case("4.2", f"a short deadline ({int(SHORT_MOVE_TIME * 1000)} ms) is still met", section="8", level=Level.MUST)
-def short_deadline(s: Session) -> Outcome:
+def short_deadline(s: Session) -> Finding:
     run, played = one_game(s, "short-deadline", move_time=SHORT_MOVE_TIME)
     return _timing(run, [played], SHORT_MOVE_TIME, None)

@@ -58,6 +58,12 @@ class Probe(ProcessTransport):
         self.exit_code: int | None = None
         run.note(f"started {' '.join(run.session.argv)} (pid {self.pid})", number)
 
+    @classmethod
+    def start(cls, run: Run, twist: Twist | None = None) -> Probe:
+        """Start the bot of ``run`` once more, as its process number ``run.processes``."""
+        run.processes += 1
+        return cls(run, run.processes, twist or Twist())
+
     # ------------------------------------------------------------------------------------------ writing
 
     def send(self, message: dict[str, Any], deadline: float) -> None:

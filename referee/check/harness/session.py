@@ -18,6 +18,7 @@ from ...botspec import declared_excludes, option_text, same_value
 from ...match import Fault, GameRecord, default_action, play_game
 from ...plugins import Registry
 from ...rng import derive_seed
+from ...terminal import printable
 from ...wirelog import WireLog
 from .probe import Probe, Twist
 from .transcript import EXIT_TIME, HANDSHAKE_TIME, MOVE_TIME, REFEREE, Run
@@ -105,7 +106,7 @@ class Program:
                              time=TimeControl(move_time=move_time, handshake_time=HANDSHAKE_TIME), referee=REFEREE)
 
     def _connect(self) -> Probe:
-        probe = self.run.probe(self.twist())
+        probe = Probe.start(self.run, self.twist())
         self.probes.append(probe)
         return probe
 
@@ -165,7 +166,7 @@ def offer(run: Run, versions: Sequence[int]) -> tuple[dict[str, Any] | None, str
     """Start a probe and offer ``versions`` in a hello: the bot's answer (hello or error, or None), what went
     wrong, the seconds the answer took, and the exit status after an error answer (the bot should exit). A
     hello answer gets a bye; the probe is closed either way."""
-    probe = run.probe()
+    probe = Probe.start(run)
     start = time.monotonic()
     reply, problem, elapsed, code = None, "", 0.0, None
     try:
@@ -315,6 +316,20 @@ class Session:
         if hello is None or hello_problems(hello, PROTOCOL_VERSIONS):
             return None, None
         return hello.get("seats"), hello.get("options")
+
+    def unknown_declarations(self) -> list[str]:
+        """What the hello's ``options`` name that no registered game has: games, and options of a game (words like
+        ``option 'transfr' of durak, which has no such option``)."""
+        _, options = self.declared()
+        found: list[str] = []
+        for game_id, per_game in (options or {}).items():
+            if game_id not in self.registry.games:
+                found.append(f"options of {printable(str(game_id), one_line=True)[:40]!r}, which is no game here")
+                continue
+            names = {o.name for o in self.registry.game(game_id).options}
+            found += [f"option {printable(str(name), one_line=True)[:40]!r} of {game_id}, which has no such option"
+                      for name in per_game if name not in names]
+        return found
 
     def narrow(self, seats: int | None = None, given: dict[str, str] | None = None) -> None:
         """Choose the seat counts and options of each game to check: ``--seats`` and ``-o`` (``given``), within

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgpack
 
 from protocol.wire import answers
 
 from ... import __version__
-
-if TYPE_CHECKING:
-    from .probe import Probe, Twist
-    from .session import Session
+from ...wirelog import WireLog
 
 #: Time limits of the suite, in seconds (docs/PROTOCOL.md section 8; moves are shorter than ``referee play``'s).
 HANDSHAKE_TIME = 5.0
@@ -29,6 +27,18 @@ STDERR_KEPT = 4096  # characters of stderr kept per run for the report
 RECEIVED_KEPT = 64 * 1024
 
 # ------------------------------------------------------------------------------------------------ records
+
+
+class Subject(Protocol):
+    """The bot program a run records (a :class:`~referee.check.harness.Session`): how it is started, and the seed
+    its runs are played from."""
+
+    argv: list[str]
+    seed: int
+    name: str
+    cwd: str | None
+    popen: Callable[..., Any] | None
+    wire_log: WireLog | None
 
 
 @dataclass
@@ -69,7 +79,7 @@ class Event:
 class Run:
     """The transcript of one scripted conversation with the bot (one process or several, one after the other)."""
 
-    def __init__(self, name: str, session: Session) -> None:
+    def __init__(self, name: str, session: Subject) -> None:
         self.name = name
         self.session = session
         self.t0 = time.monotonic()
@@ -109,13 +119,6 @@ class Run:
     def add_stderr(self, text: str) -> None:
         self.stderr_bytes += len(text.encode("utf-8", "replace"))
         self.stderr = (self.stderr + text)[-STDERR_KEPT:]
-
-    def probe(self, twist: Twist | None = None) -> Probe:
-        """Start the bot once more, as process number ``processes``."""
-        from .probe import Probe, Twist  # the probe records into a run: imported when first needed
-
-        self.processes += 1
-        return Probe(self, self.processes, twist or Twist())
 
     # -------------------------------------------------------------------------------- reading the transcript
 

@@ -13,14 +13,15 @@ seat observes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from protocol.actions import Action
 from protocol.cards import Deck
 
 from ...engine import Game, Option, Result, View, Worlds
-from ..cards import CardState, bits, narrate_card
+from ..cards import CardState, bits
+from .narrate import narrate
 from .tables import tables
 
 __all__ = ["DurakFamily", "DurakState", "family_options", "narrate"]
@@ -43,7 +44,7 @@ class DurakFamily(Game):
 
     min_seats = 2
     max_seats = 6
-    deck: Deck
+    deck: ClassVar[Deck]
     loser_name: str
 
     def _new_state(self, seats: int, seed: int, options: dict[str, bool | int | str], dealer: int) -> DurakState:
@@ -58,11 +59,13 @@ class DurakFamily(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event, self.loser_name)
 
+    #: What :meth:`worlds` builds: :class:`.worlds.DurakWorlds`, set by the package (``__init__``). The sampler
+    #: replays this engine, so the engine does not import it.
+    sampler: ClassVar[Callable[..., Worlds]]
+
     def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
         """The deals that fit ``seat``'s view, replayed (:mod:`.worlds`; KZ-23 says what is hidden)."""
-        from .worlds import DurakWorlds  # it builds on this module's engine
-
-        return DurakWorlds(self, seats, seat, view, self.configure(options))
+        return self.sampler(self, seats, seat, view, self.configure(options))
 
 
 def family_options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tuple[Option, ...]:
@@ -546,60 +549,3 @@ class DurakState(CardState):
     def _relabel(self, seat: int, move: Mapping[int, int]) -> None:
         super()._relabel(seat, move)
         self.stock = [move.get(c, c) for c in self.stock]
-
-
-# ------------------------------------------------------------------------------------------ narration
-
-
-def narrate(event: Mapping[str, Any], loser_name: str = "loser") -> str:
-    """One event in plain words ("seat 2 attacks with 7T 7K"): the events every card game has by
-    :func:`~referee.games.cards.narrate_card`, then the family's."""
-    said = narrate_card(event)
-    if said is not None:
-        return said
-    kind = event["type"]
-    seat = event.get("seat")
-    cards = " ".join(event.get("cards") or [])
-    match kind:
-        case "deal":
-            again = f" (redeal {event['redeal']})" if event["redeal"] else ""
-            return f"seat {seat if seat is not None else event['dealer']} deals{again}"
-        case "trump":
-            holder = event["holder"]
-            where = f", shown from the dealer's hand (seat {holder})" if holder is not None else ""
-            return f"trump is {event['suit']}: {event['card']} turned up{where}"
-        case "first_attacker":
-            shown = f" showing the lowest trump {event['card']}" if event["card"] else " (no trumps dealt)"
-            return f"seat {seat} attacks first{shown}"
-        case "bout":
-            cap = event["cap"]
-            cards_word = "card" if cap == 1 else "cards"
-            return f"bout: seat {event['attacker']} attacks seat {event['defender']} (at most {cap} {cards_word})"
-        case "attack":
-            return f"seat {seat} attacks with {cards}"
-        case "defend":
-            return f"seat {seat} covers {event['attack']} with {event['card']}"
-        case "transfer":
-            return f"seat {seat} transfers with {cards}"
-        case "take":
-            return f"seat {seat} gives up the defence and will take"
-        case "throw_in":
-            return f"seat {seat} throws in {event['card']}"
-        case "withdraw":
-            return f"seat {seat} takes back {event['card']}"
-        case "pass":
-            return f"seat {seat} passes"
-        case "pick_up":
-            n = len(event["cards"])
-            return f"seat {seat} takes {n} card{'s' if n != 1 else ''}: {cards}"
-        case "beaten":
-            return f"beaten: {cards} go to the discard pile"
-        case "out":
-            return f"seat{'s' if len(event['seats']) > 1 else ''} {', '.join(map(str, event['seats']))} out"
-        case "end":
-            if event["aborted"]:
-                return "the game is aborted at the bout limit"
-            if event["draw"]:
-                return "the game is a draw: nobody is left holding cards"
-            return f"seat {event['loser']} is the {loser_name}"
-    return f"{kind}: {dict(event)}"

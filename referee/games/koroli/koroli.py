@@ -13,8 +13,8 @@ carry a ``shown`` flag for that.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from protocol.actions import Action
 
@@ -59,10 +59,13 @@ class Koroli(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
 
+    #: What :meth:`worlds` builds: :class:`.worlds.KoroliWorlds`, set by the package (``__init__``). The sampler
+    #: replays this module's engine, so the engine does not import it.
+    sampler: ClassVar[Callable[..., Worlds]]
+
     def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
         """The worlds of ``seat``'s view, replayed from the deal in play (:mod:`.worlds`, docs/ENGINE.md)."""
-        from .worlds import KoroliWorlds  # the sampler builds on this module
-        return KoroliWorlds(self, seats, seat, view, options)
+        return self.sampler(self, seats, seat, view, options)
 
 
 class KoroliState(KingsState):

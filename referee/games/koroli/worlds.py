@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from protocol.actions import Action
@@ -47,11 +46,11 @@ from ...engine import Game, State, View, Worlds
 from ...errors import IllegalActionError, RecordError
 from ...rng import SplitMix64
 from ..cards import bits, tables
-from . import koroli52 as k52
+from ..deals import deal_hidden
+from ..seatview import card_of, mask_of, read_view
 from .koroli import KINDS, KoroliState
-from .koroli52 import Koroli52State
 
-__all__ = ["KoroliWorlds", "Koroli52Worlds", "deal_hidden", "MAX_TRIES"]
+__all__ = ["KoroliWorlds", "deal_hidden", "MAX_TRIES"]
 
 #: Draws of the hidden cards per world before a view is declared not to fit (a dead end is rare: the levies of
 #: ``koroli`` may not undo on a drawn deal).
@@ -59,82 +58,6 @@ MAX_TRIES = 200
 
 
 # ---------------------------------------------------------------------------------------------- dealing
-
-
-def deal_hidden(cards: Sequence[int], allowed: Sequence[int], room: Sequence[int],
-                rng: random.Random) -> list[int] | None:
-    """Deal ``cards`` to holders 0 … h-1: ``cards[i]`` may go to the holders of the bitmask ``allowed[i]``, holder
-    ``k`` gets ``room[k]`` cards (``sum(room) == len(cards)``). Returns one card bitmask per holder, or None when no
-    deal fits.
-
-    Cards go most constrained first, each to a holder with room, chosen with a weight of its room among the holders
-    after which the rest still fits (Hall's condition over every set of holders), so the draw never runs into a
-    dead end; once only unconstrained cards are left they are shuffled into the room that remains."""
-    h = len(room)
-    full = (1 << h) - 1
-    room = list(room)
-    if sum(room) != len(cards) or min(room, default=0) < 0:
-        return None
-    need = [0] * (full + 1)
-    for a in allowed:
-        need[a & full] += 1
-    if need[0] or not _fits(need, room, full):
-        return None
-    order = list(range(len(cards)))
-    rng.shuffle(order)
-    order.sort(key=lambda i: (allowed[i] & full).bit_count())
-    hands = [0] * h
-    free: list[int] = []
-    for i in order:
-        a = allowed[i] & full
-        if a == full and need[full] == sum(need):  # the rest is unconstrained
-            free.append(cards[i])
-            continue
-        need[a] -= 1
-        choices = [k for k in range(h) if a >> k & 1 and room[k]]
-        if len(choices) > 1:  # (a lone choice keeps the rest fitting: every deal that fits puts the card there)
-            weights = []
-            for k in choices[:]:
-                room[k] -= 1
-                if _fits(need, room, full):
-                    weights.append(room[k] + 1)
-                else:
-                    choices.remove(k)
-                room[k] += 1
-        if not choices:
-            return None
-        k = choices[0] if len(choices) == 1 else rng.choices(choices, weights)[0]
-        room[k] -= 1
-        hands[k] |= 1 << cards[i]
-    rng.shuffle(free)
-    at = 0
-    for k in range(h):
-        for c in free[at:at + room[k]]:
-            hands[k] |= 1 << c
-        at += room[k]
-    return hands
-
-
-def _fits(need: Sequence[int], room: Sequence[int], full: int) -> bool:
-    """Hall's condition: for every set S of holders, the cards that may only go to S fit in S's room."""
-    for masks, members in _subsets(full):
-        cards = 0
-        for m in masks:
-            cards += need[m]
-        if cards:
-            space = 0
-            for k in members:
-                space += room[k]
-            if cards > space:
-                return False
-    return True
-
-
-@cache
-def _subsets(full: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Per proper set S of the holders of ``full``: the masks inside S, and S's holders."""
-    return tuple((tuple(m for m in range(1, s + 1) if m & ~s == 0), tuple(k for k in range(full.bit_length())
-                                                                          if s >> k & 1)) for s in range(1, full))
 
 
 def _order(hands: Sequence[Sequence[int]], receivers: Sequence[int]) -> list[int]:
@@ -167,31 +90,12 @@ class _Deal:
         self.tour1_trump: int | None = None  # koroli52: the trump drawn in tour 1 (K52-8)
 
 
-def _events(view: View, game_id: str, seat: int) -> list[tuple[int, Mapping[str, Any]]]:
-    """Every event of the view, with the index of the observation that brought it."""
-    if not view:
-        raise RecordError(f"{game_id}: an empty view (it starts with the observation at since=0)")
-    out: list[tuple[int, Mapping[str, Any]]] = []
-    for k, obs in enumerate(view):
-        if obs.get("game") != game_id or obs.get("seat") != seat:
-            raise RecordError(f"{game_id}: observation {k} of the view is not seat {seat}'s of this game")
-        out.extend((k, e) for e in obs.get("events", ()))
-    return out
-
-
 def _card(index: Mapping[str, int], text: object) -> int:
-    if not isinstance(text, str) or text not in index:
-        raise RecordError(f"not a card of the deck: {text!r}")
-    return index[text]
+    return card_of(index, text, RecordError)  # the game's name is put in front by _Base._read
 
 
 def _mask(index: Mapping[str, int], texts: object) -> int:
-    if not isinstance(texts, list):
-        raise RecordError(f"not a list of cards: {texts!r}")
-    out = 0
-    for t in texts:
-        out |= 1 << _card(index, t)
-    return out
+    return mask_of(index, texts, RecordError)
 
 
 class _Base(Worlds):
@@ -216,9 +120,8 @@ class _Base(Worlds):
         self.game, self.seats, self.seat = game, seats, seat
         self.options = game.configure(options)
         try:
-            indexed = _events(view, game.id, seat)
-            self.events = [e for _, e in indexed]
-            self.last = view[-1]
+            self.events, origins, self.last = read_view(view, game.id, seats, seat, RecordError, first=None)
+            indexed = list(zip(origins, self.events, strict=True))
             self.deals = self._parse(indexed, view)
             if not self.deals:
                 raise RecordError(f"{game.id}: the view shows no deal")
@@ -374,10 +277,10 @@ class _Base(Worlds):
             if self.prefix is None:
                 state = self._new(seed, [order])
             else:
-                state = self.prefix.clone()  # type: ignore[attr-defined]
+                state = self.prefix.clone()
                 state.seed = seed
-                state.rng = SplitMix64(seed)
-                state.orders = [order]
+                state.rng = SplitMix64(seed)  # type: ignore[attr-defined]
+                state.orders = [order]  # type: ignore[attr-defined]
                 _replay(state, [self.trigger], self.game.id)  # type: ignore[list-item]
             _replay(state, [self._blank(deal, a, fills[a]) if isinstance(a, int) else a for a in deal.actions],
                     self.game.id)
@@ -413,7 +316,7 @@ class KoroliWorlds(_Base):
 
     def __init__(self, game: Game, seats: int, seat: int, view: View,
                  options: Mapping[str, object] | None = None) -> None:
-        deck = game.deck  # type: ignore[attr-defined]
+        deck: Any = game.deck
         self.texts = deck.texts
         self.index = {t: i for i, t in enumerate(deck.texts)}
         self.ranks = deck.ranks_per_suit
@@ -583,117 +486,3 @@ def _undo_levies(deal: _Deal, post: list[int], me: int, ranks: int,
 
     dealt = undo(len(steps) - 1, list(post), None)
     return None if dealt is None else (dealt, fills)
-
-
-# ---------------------------------------------------------------------------------------------- koroli52
-
-
-class Koroli52Worlds(_Base):
-    """The worlds of a ``koroli52`` seat's view (module docstring): everything is public but the hands (K52-18)."""
-
-    def __init__(self, game: Game, seats: int, seat: int, view: View,
-                 options: Mapping[str, object] | None = None) -> None:
-        deck = game.deck  # type: ignore[attr-defined]
-        self.texts = deck.texts
-        self.index = {t: i for i, t in enumerate(deck.texts)}
-        if seats == 3:
-            del self.index[deck.texts[k52.REMOVED_3P]]  # K52-2: 2C is not in a 3-seat game
-        self.ranks = deck.ranks_per_suit
-        self.by_card = tables(deck, ("play",)).by_card
-        self._read(game, seats, seat, view, options)
-
-    def _new(self, seed: int, orders: list[list[int]]) -> State:
-        return Koroli52State(self.game, self.seats, seed, self.options, 0,  # type: ignore[arg-type]
-                             deck_orders=orders)
-
-    def _parse(self, indexed: list[tuple[int, Mapping[str, Any]]], view: View) -> list[_Deal]:
-        deals: list[_Deal] = []
-        me, card = self.seat, self.index
-        play = self.by_card["play"]
-        suits = {a.args[0]: a for a in k52.NAME_TRUMPS}
-        for _, e in indexed:
-            kind = e["type"]
-            if kind == "tour":
-                deals.append(_Deal(range(self.seats), None, None))
-                continue
-            if not deals:
-                raise RecordError(f"koroli52: a {kind} event before the first tour")
-            deal = deals[-1]
-            if kind == "hand" and e["seat"] == me:
-                deal.hand = _mask(card, e["cards"])
-                deal.known[me] = deal.hand
-            elif kind == "trump":
-                suit = e["suit"]
-                deal.trump = None if suit == "none" else "CDHS".index(suit)
-                if e.get("seat") is not None:
-                    deal.actions.append(suits[suit])
-                else:
-                    deal.tour1_trump = deal.trump
-            elif kind == "exchange":
-                deal.actions.append(k52.EXCHANGE_TO[int(e["target"])])
-            elif kind == "pass":
-                deal.actions.append(k52.PASS)
-            elif kind == "bargain":
-                deal.actions.append(k52.BARGAINS[int(e["tricks"])])
-            elif kind == "accept":
-                deal.actions.append(k52.ACCEPT)
-            elif kind == "refuse":
-                deal.actions.append(k52.REFUSE)
-            elif kind == "swap":
-                a, b = (int(s) for s in e["seats"])
-                blocks = deal.block_of
-                blocks[a], blocks[b] = blocks[b], blocks[a]
-            elif kind == "received" and e["seat"] == me:
-                deal.known[deal.block_of[me]] = _mask(card, e["cards"])
-            elif kind == "play":
-                c = _card(card, e["card"])
-                deal.plays.append((int(e["seat"]), c))
-                deal.actions.append(play[c])
-        return deals
-
-    def _prefix_seed(self) -> int:
-        return self._trump_seed(self.deals[0], random.Random(0))
-
-    def _trump_seed(self, deal: _Deal, rng: random.Random) -> int:
-        """K52-8: a seed whose first draw (the tour-1 shuffle being a hand-made order) names the tour-1 trump."""
-        want = deal.tour1_trump
-        if want is None:
-            raise RecordError("koroli52: tour 1 shows no trump")
-        for _ in range(10_000):
-            seed = rng.getrandbits(64)
-            if SplitMix64(seed).randbelow(4) == want:
-                return seed
-        raise RecordError("koroli52: no seed draws the tour-1 trump")  # pragma: no cover - (3/4)^10000
-
-    def _seed(self, rng: random.Random) -> int:
-        if self.prefix is None:
-            return self._trump_seed(self.deals[0], rng)
-        return rng.getrandbits(64)
-
-    def _possible(self, deal: _Deal) -> list[int]:
-        blocks, known = deal.block_of, deal.known
-        unknown = sum(1 << s for s in range(self.seats) if blocks[s] not in known)
-        poss = [0] * len(self.texts)
-        for c in self.index.values():
-            poss[c] = unknown
-        for s in range(self.seats):
-            if blocks[s] in known:
-                for c in bits(known[blocks[s]]):
-                    poss[c] = 1 << s
-        self._play_voids(deal, poss, 0, True)
-        return poss
-
-    def _dealt(self, deal: _Deal, post: list[int], rng: random.Random) -> tuple[list[int], dict[int, int]] | None:
-        blocks = deal.block_of
-        dealt = [0] * self.seats
-        for s in range(self.seats):
-            dealt[blocks[s]] = post[s]
-        if deal.hand is not None and dealt[self.seat] != deal.hand:
-            return None
-        return dealt, {}
-
-    def _deal_order(self, deal: _Deal, dealt: list[int]) -> list[int]:
-        return _order({s: bits(dealt[s]) for s in range(self.seats)}, range(self.seats))  # type: ignore[arg-type]
-
-    def _blank(self, deal: _Deal, step: int, card: int) -> Action:  # pragma: no cover - koroli52 hides no action
-        raise RecordError("koroli52: no action is hidden")

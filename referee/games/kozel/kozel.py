@@ -5,9 +5,9 @@ only matters when no trump-class card is played, which is exactly KO-9.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
@@ -52,12 +52,14 @@ class Kozel(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate_common(event) or super().narrate(event)
 
+    #: What :meth:`worlds` builds: :func:`.worlds.kozel_worlds`, set by the package (``__init__``). The sampler
+    #: replays KozelState, so this module does not import it.
+    sampler: ClassVar[Callable[..., Worlds]]
+
     def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
         """The deals that fit ``seat``'s view (KO-15), by :mod:`.worlds`."""
-        from .worlds import kozel_worlds  # it replays KozelState, defined below
-
         self.check_seats(seats)
-        return kozel_worlds(self, seats, seat, view, self.configure(options))
+        return self.sampler(self, seats, seat, view, self.configure(options))
 
 
 class KozelState(KozelTrickState):

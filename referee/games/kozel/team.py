@@ -11,8 +11,8 @@ of C-10.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from protocol.actions import Action
 
@@ -56,12 +56,14 @@ class TeamGame(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate_common(event) or narrate_team(event) or super().narrate(event)
 
+    #: What :meth:`worlds` builds: :func:`.worlds.team_worlds`, set by the package (``__init__``). The sampler
+    #: replays the team states, so this module does not import it.
+    sampler: ClassVar[Callable[..., Worlds]]
+
     def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
         """The deals that fit ``seat``'s view (KH-17, KN-18), by :mod:`.worlds`."""
-        from .worlds import team_worlds  # it replays the states of .hvaleny and .nn, built on this module
-
         self.check_seats(seats)
-        return team_worlds(self, seats, seat, view, self.configure(options))
+        return self.sampler(self, seats, seat, view, self.configure(options))
 
 
 # ----------------------------------------------------------------------------------------- team state

@@ -70,6 +70,23 @@
   }
 
   const step = () => D.steps[cur];
+  // A seat's own words, times and faults are its own: shown in the referee's view and in that seat's, no other.
+  const visible = (s) => view === "all" || view === s;
+  const shownFaults = () => D.faults.filter((f) => visible(f.seat));
+  const SVG = $("time-charts-ns").namespaceURI;  // the SVG namespace, from the page's own empty <svg>
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (k === "text") node.textContent = v; else node.setAttribute(k, v);
+    node.append(...children);
+    return node;
+  }
+  // Microseconds in words: 840 µs, 12.3 ms, 2.41 s.
+  function dur(us) {
+    if (us < 1000) return `${us} \u00b5s`;
+    if (us < 10000000) return `${(us / 1000).toFixed(us < 100000 ? 1 : 0)} ms`;
+    return `${(us / 1000000).toFixed(2)} s`;
+  }
+  const timeAt = (d) => (Array.isArray(D.times) && typeof D.times[d] === "number" ? D.times[d] : null);
   // What seat s observed at this step: the shared fields and its own.
   function observation(s) { return Object.assign({}, step().public, step().seats[s]); }
   // The fields the page shows: a seat's observation in its view, the shared ones with every hand otherwise.
@@ -189,8 +206,9 @@
   function renderDecision() {
     const st = step();
     const box = $("decision-text");
+    const who = st.to_act;
     box.replaceChildren();
-    if (st.to_act === null) {
+    if (who === null) {
       box.append(el("div", { class: "played", text: D.result.aborted ? "The game was aborted at the safety limit." : "The game is over." }));
       const t = el("table", { class: "grid", id: "result" }, el("tr", {}, el("th", { text: "seat" }), el("th", { text: "bot" }),
         el("th", { text: "place" }), el("th", { text: "score" })));
@@ -198,21 +216,102 @@
         el("td", { text: String(p) }), el("td", { text: D.result.scores[s] }))));
       box.append(t);
     } else {
-      const who = st.to_act;
       box.append(el("div", {}, `Seat ${who} (${D.bots[who]}) to act.`));
-      if (view === "all" || view === who) {
+      if (visible(who)) {
         const more = st.legal_count > st.legal.length ? ` \u2026 ${st.legal_count - st.legal.length} more` : "";
         box.append(el("div", { class: "legal" }, `${st.legal_count} legal: `, words(st.legal.join(", ") + more)));
         box.append(el("div", { class: "played", id: "played" }, "Played: ", words(D.actions[cur])));
       }
     }
-    for (const f of D.faults.filter((x) => x.decision === cur && (view === "all" || view === x.seat))) {
+    if (who !== null && visible(who)) {
+      const t = timeAt(cur);
+      const limit = D.limits[who];
+      const share = limit ? (100 * t) / (limit * 1000) : null;
+      if (t !== null) box.append(el("div", { class: "took", id: "took" }, `Answered in ${dur(t)}` +
+        (limit ? ` (${share.toFixed(share < 10 ? 1 : 0)}% of its ${limit} ms limit).` : ".")));
+      const said = D.said[String(cur)];
+      if (said && said.note) box.append(el("div", { class: "said" }, el("span", { class: "note", text: `Seat ${who}'s note with its answer:` }),
+        el("pre", { id: "said-note", text: said.note })));
+      if (said && said.stderr) box.append(el("div", { class: "said" }, el("span", { class: "note", text: `What seat ${who} wrote on stderr while deciding:` }),
+        el("pre", { id: "said-stderr", text: said.stderr })));
+    }
+    for (const f of D.faults.filter((x) => x.decision === cur && visible(x.seat))) {
       const instead = f.played !== null ? `; the referee played ${f.played} instead` : "";
       box.append(el("div", { class: "fault-line" }, words(`Fault: seat ${f.seat} (${D.bots[f.seat]}) ${f.kind}: ${f.message}${instead}`)));
     }
-    const said = view === "all" ? st.events : st.seats[view].events;
-    $("events-list").replaceChildren(...(said.length ? said.map((e) => el("li", {}, words(e)))
+    const heard = view === "all" ? st.events : st.seats[view].events;
+    $("events-list").replaceChildren(...(heard.length ? heard.map((e) => el("li", {}, words(e)))
       : [el("li", { class: "note", text: "nothing" })]));
+  }
+
+  // Per seat, the time it took at each decision it was asked: a bar per decision on the game's width, the limit
+  // dashed where the page knows it and it is on the scale, the current decision marked (moved by render).
+  function buildTimes() {
+    const box = $("time-charts");
+    box.replaceChildren();
+    if (!D.times.length) {
+      box.append(el("p", { class: "note", text: "The record holds no times (not measured)." }));
+      return;
+    }
+    const W = 600, H = 60, span = Math.max(LAST, 1);
+    for (let s = 0; s < D.seats; s++) {
+      if (!visible(s)) continue;
+      const asked = [];
+      for (let d = 0; d < LAST; d++) if (D.steps[d].to_act === s && timeAt(d) !== null) asked.push(d);
+      const head = el("div", { class: "note" }, el("b", { text: `Seat ${s}` }), ` (${D.bots[s]})`);
+      const chart = el("div", { class: "time-chart", "data-seat": s }, head);
+      box.append(chart);
+      if (!asked.length) { head.append(": never asked"); continue; }
+      const times = asked.map(timeAt);
+      const longest = Math.max(...times);
+      const sorted = [...times].sort((a, b) => a - b);
+      const limit = D.limits[s] ? D.limits[s] * 1000 : null;
+      const onScale = limit !== null && limit <= 4 * longest;
+      const top = Math.max(longest, onScale ? limit : 0, 1);
+      head.append(`: median ${dur(sorted[Math.floor((sorted.length - 1) / 2)])}, longest ${dur(longest)}` +
+        (limit === null ? "" : `, limit ${D.limits[s]} ms${onScale ? " (dashed)" : ` (${(limit / longest).toFixed(0)}\u00d7 the longest)`}`));
+      const plot = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img",
+        "aria-label": `seat ${s}: time per decision` });
+      const faulted = new Set(D.faults.filter((f) => f.seat === s).map((f) => f.decision));
+      const width = Math.max(W / (span + 1), 1.5);
+      asked.forEach((d, i) => {
+        const h = Math.max(H * times[i] / top, 0.8);
+        plot.append(svg("rect", { x: (W * d / span).toFixed(1), y: (H - h).toFixed(1), width: width.toFixed(1), height: h.toFixed(1),
+          class: faulted.has(d) ? "bar fault" : "bar", "data-decision": d }, svg("title", { text: `decision ${d}: ${dur(times[i])}` })));
+      });
+      if (onScale) {
+        const y = (H - H * limit / top).toFixed(1);
+        plot.append(svg("line", { x1: 0, x2: W, y1: y, y2: y, class: "limit" }));
+      }
+      plot.append(svg("line", { x1: 0, x2: 0, y1: 0, y2: H, class: "now" }));
+      plot.addEventListener("click", (e) => {
+        const r = plot.getBoundingClientRect();
+        go(Math.round(span * (e.clientX - r.left) / r.width));
+      });
+      chart.append(plot);
+    }
+  }
+  function moveTimes() {
+    const x = (600 * cur / Math.max(LAST, 1)).toFixed(1);
+    for (const line of document.querySelectorAll("#time-charts line.now")) { line.setAttribute("x1", x); line.setAttribute("x2", x); }
+  }
+  // The faults of the view as marks under the slider, each a button to its decision.
+  function buildMarks() {
+    const box = $("marks");
+    box.replaceChildren();
+    for (const f of shownFaults()) {
+      const mark = el("button", { class: "mark", title: `decision ${f.decision}: seat ${f.seat} ${f.kind}`, "data-decision": f.decision,
+        "aria-label": `fault at decision ${f.decision}` });
+      mark.style.left = `${(100 * f.decision / Math.max(LAST, 1)).toFixed(2)}%`;
+      mark.addEventListener("click", () => go(f.decision));
+      box.append(mark);
+    }
+    for (const details of document.querySelectorAll("#stderr details[data-seat]")) details.hidden = !visible(+details.dataset.seat);
+    if ($("stderr")) $("stderr").hidden = !document.querySelector("#stderr details:not([hidden])");
+  }
+  function faultFrom(d, direction) {
+    const at = shownFaults().map((f) => f.decision).filter((x) => (direction > 0 ? x > d : x < d));
+    return at.length ? (direction > 0 ? Math.min(...at) : Math.max(...at)) : null;
   }
 
   function render() {
@@ -226,7 +325,10 @@
     $("viewing").textContent = view === "all"
       ? "Everything the referee knows: every hand face up."
       : `As seat ${view} (${D.bots[view]}) saw it: only what its observation held at this decision.`;
-    if ($("stderr")) $("stderr").hidden = view !== "all";  // the bots' own words: the referee's view only
+    moveTimes();
+    const next = faultFrom(cur, 1);
+    $("next-fault").disabled = next === null;
+    $("next-fault").title = next === null ? "no fault after this decision" : `the next fault: decision ${next} (f; Shift+F the previous)`;
     document.body.dataset.decision = String(cur);
     document.body.dataset.view = String(view);
   }
@@ -234,21 +336,29 @@
   function go(d, keepHash) {
     cur = Math.max(0, Math.min(LAST, d));
     render();
-    if (!keepHash) history.replaceState(null, "", `#d=${cur}${view === "all" ? "" : `&seat=${view}`}`);
+    if (!keepHash) history.replaceState(null, "", address());
+  }
+  const address = () => `#d=${cur}${view === "all" ? "" : `&seat=${view}`}`;
+  function setView(v) {
+    view = v;
+    $("view").value = String(view);
+    buildTimes();
+    buildMarks();
   }
   function fromHash() {
     const params = new URLSearchParams(location.hash.slice(1));
     const seat = params.get("seat");
-    view = seat !== null && /^\d+$/.test(seat) && +seat < D.seats ? +seat : "all";
-    $("view").value = String(view);
+    setView(seat !== null && /^\d+$/.test(seat) && +seat < D.seats ? +seat : "all");
     const d = params.get("d");
-    go(d !== null && /^\d+$/.test(d) ? +d : 0, true);
+    // a decision past the end is the end; anything else unreadable, the deal (the address then says which)
+    go(d !== null && /^\d{1,9}$/.test(d) ? +d : 0, true);
+    if (location.hash && location.hash !== address()) history.replaceState(null, "", address());
   }
 
   const select = $("view");
   select.append(el("option", { value: "all", text: "everything (the referee)" }));
   for (let s = 0; s < D.seats; s++) select.append(el("option", { value: String(s), text: `as seat ${s} (${D.bots[s]}) saw it` }));
-  select.addEventListener("change", () => { view = select.value === "all" ? "all" : +select.value; go(cur); });
+  select.addEventListener("change", () => { setView(select.value === "all" ? "all" : +select.value); go(cur); });
   const slider = $("slider");
   slider.max = String(LAST);
   slider.addEventListener("input", () => go(+slider.value));
@@ -263,12 +373,14 @@
     $("play").textContent = playing ? "pause" : "play";
   }
   $("play").addEventListener("click", () => play(!playing));
+  $("next-fault").addEventListener("click", () => { const d = faultFrom(cur, 1); if (d !== null) go(d); });
   document.addEventListener("keydown", (e) => {
     if (e.target === slider || e.target === select || e.altKey || e.ctrlKey || e.metaKey) return;
     const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
     if (e.key in moves) go(cur + moves[e.key]);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(LAST);
+    else if (e.key === "f" || e.key === "F") { const d = faultFrom(cur, e.key === "f" ? 1 : -1); if (d !== null) go(d); }
     else if (e.key === " " && e.target.tagName !== "BUTTON") play(!playing);
     else return;
     e.preventDefault();

@@ -1,62 +1,38 @@
 """What every command of the command line shares: errors as one line, the registry, JSON, KEY=VALUE options,
-tables that fit the terminal.
+groups whose commands are imported when used.
 
 :class:`RefereeGroup` is the root of the command line: it holds the one :class:`CliContext` (the plugin registry,
 loaded once, its warnings said once), mounts the commands plugins register (``referee tournament`` is one, from
 ``tournaments.plugin``), and maps every error of the project to one line and exit code 2, once for all commands.
-``referee/cli.py`` (games, bots, play, replay), ``check_cli.py`` and ``tournaments/cli.py`` use these.
+The commands of ``referee/cli/`` and ``tournaments/cli/`` use these; the options they share are ``options.py``'s,
+their tables ``tables.py``'s.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
-import shutil
-import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from difflib import get_close_matches
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 import typer.main
-from tabulate import tabulate, tabulate_formats
 from typer import _click as click  # typer (0.29 on) vendors click: its Context and Command types
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-from .errors import ConfigError, RefereeError
-from .plugins import Registry, load_registry
-from .terminal import printable
+from ..errors import ConfigError, RefereeError
+from ..terminal import printable
 
-__all__ = ["CliContext", "Command", "GAME_OPTION", "MOVE_TIME", "TIME_BANK", "ON_FAULT_HELP", "RefereeGroup",
-           "TABLE_FORMATS", "WIRE_LOG", "check_format", "cli_registry", "command_tree", "fitted_table",
-           "format_table", "interrupt_said", "one_line_errors", "one_of", "parse_options", "print_json",
-           "say_interrupted", "warn"]
+if TYPE_CHECKING:
+    from ..plugins import Registry
 
-#: The longest time limit in ms the command line accepts (a poll() time-out is a C int).
-MAX_MS = 2**31 - 1
-#: ``--on-fault``'s help, with its choices
-ON_FAULT_HELP = ("What a fault costs (C-7): forfeit (every faulted seat is placed below the others) or continue "
-                 "(the places the rules gave stand).")
-
-#: ``--wire-log FILE`` of play, check and tournament run/resume (referee/wirelog.py; docs/CLI.md, "The wire log")
-WIRE_LOG = typer.Option(None, "--wire-log", metavar="FILE",
-                        help="Append every frame to and from the program bots to FILE, one JSON line each. It "
-                             "holds every hand of every game: keep it private (it is created readable by you "
-                             "alone, and the sandbox hides it from the bots).")
-
-#: The options several commands share, declared once (typer takes an option object as a parameter's default).
-MOVE_TIME = typer.Option(1000, "--move-time", min=1, max=MAX_MS, metavar="MS",
-                         help="Per-move time limit of every bot (program or in-process), ms.")
-TIME_BANK = typer.Option(0, "--time-bank", min=0, max=MAX_MS, metavar="MS",
-                         help="Extra time per game for every bot, spent when a move takes longer, ms.")
-GAME_OPTION = typer.Option([], "--option", "-o", metavar="KEY=VALUE", help="A game option as KEY=VALUE; repeatable.")
-
-#: ``--format`` values: every tabulate format, plus ``csv`` and an unpadded ``tsv`` (which replaces tabulate's)
-TABLE_FORMATS = tuple(sorted({*tabulate_formats, "csv", "tsv"}))
+__all__ = ["CliContext", "Command", "LazyGroup", "RefereeGroup", "cli_registry", "command_tree", "interrupt_said",
+           "one_line_errors", "one_of", "option_given", "parse_options", "print_json", "say_interrupted", "warn"]
 
 
 class _NamedArgument(TyperArgument):
@@ -71,6 +47,64 @@ class _NamedArgument(TyperArgument):
         return None if self.metavar is not None else super().display_type_rich(ctx)
 
 
+def _plain_help_option(option: TyperOption | None) -> TyperOption | None:
+    """``--help`` not given reads False, not None: typer checks every value but a bool flag's with pydantic, which
+    takes a tenth of a second to import, and a command whose options are flags then needs none of it."""
+    if option is not None and option.default is None:
+        option.default = False
+    return option
+
+
+_DIGITS = re.compile(r"[0-9]{1,19}")
+
+
+class _PlainValues:
+    """How typer checks a parameter's value, with the plain values taken as they are first: an int in its range
+    (given as digits or as the default), a str, a Path, a list of str. typer checks every value with pydantic,
+    whose import takes a tenth of a second; anything else, and every error, is still typer's own check, word for
+    word."""
+
+    def __init__(self, param: Any) -> None:
+        self.param = param
+        self.kind = param.type_descriptor.annotation
+        info = param.type_descriptor.parameter_info
+        self.low, self.high = info.min, info.max
+        self.multiple = param.multiple or param.nargs == -1
+
+    def coerce(self, value: Any, param: Any, ctx: click.Context) -> Any:
+        if value is None:
+            return () if self.multiple else None
+        plain = self._plain(value)
+        if plain is not None:
+            return plain
+        from typer._coercion import build_runtime_param
+
+        return build_runtime_param(self.param.type_descriptor).coerce(value, param=param, ctx=ctx)
+
+    def _plain(self, value: Any) -> Any:
+        if self.kind is int:
+            number = value if type(value) is int else int(value) if isinstance(value, str) and _DIGITS.fullmatch(
+                value) else None
+            if number is None or (self.low is not None and number < self.low) or (
+                    self.high is not None and number > self.high):
+                return None
+            return number
+        if self.kind is str:
+            return value if type(value) is str else None
+        if self.kind is Path:
+            return value if isinstance(value, Path) else Path(value) if type(value) is str else None
+        if self.kind == list[str] and isinstance(value, list | tuple) and all(type(v) is str for v in value):
+            return list(value)
+        return None
+
+    @classmethod
+    def fits(cls, param: Any) -> bool:
+        descriptor = getattr(param, "type_descriptor", None)
+        return (descriptor is not None and getattr(param, "_runtime_param", True) is None
+                and descriptor.annotation in (int, str, Path, list[str]) and descriptor.parameter_info.parser is None
+                and descriptor.file_annotation is None and not descriptor.is_choice)
+
+
 class Command(TyperCommand):
     """The class of every ``referee`` command (``@app.command(cls=Command)``): arguments with a metavar are shown
     by it alone (options already are)."""
@@ -80,6 +114,11 @@ class Command(TyperCommand):
         for param in self.params:
             if type(param) is TyperArgument and param.metavar is not None:
                 param.__class__ = _NamedArgument
+            if _PlainValues.fits(param):
+                param._runtime_param = _PlainValues(param)  # type: ignore[attr-defined]
+
+    def get_help_option(self, ctx: click.Context) -> TyperOption | None:
+        return _plain_help_option(super().get_help_option(ctx))
 
 
 def one_of(choices: Sequence[str]) -> Callable[[str], str]:
@@ -90,79 +129,6 @@ def one_of(choices: Sequence[str]) -> Callable[[str], str]:
         return value
 
     return check
-
-
-def check_format(fmt: str) -> None:
-    if fmt not in TABLE_FORMATS:
-        raise ConfigError(f"unknown --format {fmt!r} (choose from: {', '.join(TABLE_FORMATS)})")
-
-
-def format_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str) -> str:
-    """A table in ``fmt``: ``csv`` (the csv module's quoting, a header row) and ``tsv`` (tab-separated, no
-    padding) are written by the csv module, every other format by tabulate. No final newline."""
-    if fmt in ("csv", "tsv"):
-        out = io.StringIO()
-        writer = csv.writer(out, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(["" if v is None else v for v in row] for row in rows)
-        return out.getvalue().rstrip("\n")
-    return tabulate(rows, headers=list(headers), tablefmt=fmt, disable_numparse=True)
-
-
-#: the narrowest a wrapped column gets when even its longest word's parts do not fit the terminal
-_NARROWEST = 8
-#: where a hyphenated word may break: after the hyphen, between letters or digits ("Cossacks-|Robbers")
-_HYPHEN = re.compile(r"(?<=\w-)(?=\w)")
-
-
-def _longest(text: str, hyphens: bool) -> int:
-    """The longest word of ``text`` (split at spaces; with ``hyphens``, also after the hyphens inside words)."""
-    words = text.split()
-    if hyphens:
-        words = [part for word in words for part in _HYPHEN.split(word)]
-    return max(map(len, words), default=0)
-
-
-def _fit(widths: list[int], floors: list[int], room: int) -> list[int]:
-    """Column widths within ``room``: the widest column gives up a character at a time, none below its floor."""
-    widths = list(widths)
-    while sum(widths) > room:
-        shrinkable = [i for i, w in enumerate(widths) if w > floors[i]]
-        if not shrinkable:
-            break
-        widths[max(shrinkable, key=lambda i: widths[i])] -= 1
-    return widths
-
-
-def fitted_table(rows: Sequence[Sequence[str]], headers: Sequence[str], width: int | None = None) -> str:
-    """A plain table (tabulate's ``simple`` look) no wider than ``width`` (default: the terminal's, ``COLUMNS``
-    when set, 80 when unknown). When the cells do not fit on one line, the widest columns wrap: at spaces, after
-    a hyphen only when a column is narrower than its longest word, inside a word only when it is narrower than
-    the longest part of one. Then a blank line separates the rows. No final newline."""
-    if width is None:
-        width = shutil.get_terminal_size((80, 24)).columns
-    table = [list(headers), *([str(cell) for cell in row] for row in rows)]
-    columns = range(len(headers))
-    natural = [max(len(row[c]) for row in table) for c in columns]
-    words = [max(_longest(row[c], False) for row in table) for c in columns]
-    parts = [max(_longest(row[c], True) for row in table) for c in columns]
-    room = width - 2 * (len(headers) - 1)
-    widths = natural
-    for floors in (words, parts, [min(n, _NARROWEST) for n in natural]):
-        widths = _fit(widths, floors, room)
-
-    def lines_of(row: list[str]) -> list[str]:
-        cells = [textwrap.wrap(row[c], widths[c], break_on_hyphens=widths[c] < words[c]) or [""] for c in columns]
-        return ["  ".join(cell[i].ljust(w) if i < len(cell) else " " * w for cell, w in zip(cells, widths, strict=True))
-                .rstrip() for i in range(max(map(len, cells)))]
-
-    body = [lines_of(row) for row in table[1:]]
-    gap = [""] if any(len(lines) > 1 for lines in body) else []
-    out = [*lines_of(table[0]), "  ".join("-" * w for w in widths)]
-    for n, lines in enumerate(body):
-        out += (gap if n else []) + lines
-    return "\n".join(out)
-
 
 @contextmanager
 def one_line_errors() -> Iterator[None]:
@@ -208,21 +174,73 @@ class CliContext:
     @property
     def registry(self) -> Registry:
         if self._registry is None:
+            from ..plugins import load_registry  # the games, the bots and the plugins: when a command asks
+
             self._registry = load_registry(commands=True, reserved=self.builtin_commands)
             for error in self._registry.errors:
                 warn(str(error))
         return self._registry
 
 
-class RefereeGroup(TyperGroup):
-    """The root command: its own commands, then those plugins register; every error of the project raised by any
-    of them is one line and exit code 2 (:func:`one_line_errors`), here and nowhere else."""
+class LazyGroup(TyperGroup):
+    """A group whose commands are imported when one is run or listed (``--help``), not when the group is built:
+    ``lazy`` names each command's function as ``module:function``, in the order the help lists them. Every command is
+    of the class :class:`Command`."""
+
+    lazy: dict[str, str] = {}
+
+    def get_help_option(self, ctx: click.Context) -> TyperOption | None:
+        return _plain_help_option(super().get_help_option(ctx))
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.lazy, *(name for name in super().list_commands(ctx) if name not in self.lazy)]
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        """typer's, with the commands not imported yet among those a mistyped name is said to be close to."""
+        suggest, self.suggest_commands = self.suggest_commands, False
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.UsageError as exc:
+            names = list(dict.fromkeys([*self.lazy, *self.commands]))
+            matches = get_close_matches(args[0], names) if suggest and args else []
+            if matches:
+                exc.message = f"{exc.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
+            raise
+        finally:
+            self.suggest_commands = suggest
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            self.commands[cmd_name] = lazy_command(cmd_name, self.lazy[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+
+def lazy_command(name: str, where: str) -> click.Command:
+    """The command ``name`` made from the function ``where`` names (``module:function``), as typer makes it."""
+    from importlib import import_module
+
+    from typer.models import CommandInfo
+
+    module, _, function = where.partition(":")
+    callback = getattr(import_module(module), function)
+    return typer.main.get_command_from_info(CommandInfo(name=name, cls=Command, callback=callback),
+                                           pretty_exceptions_short=True, rich_markup_mode=None)
+
+
+class RefereeGroup(LazyGroup):
+    """The root command: its own commands (imported when used), then those plugins register; every error of the
+    project raised by any of them is one line and exit code 2 (:func:`one_line_errors`), here and nowhere else."""
+
+    lazy = {"games": "referee.cli.listing:games", "bots": "referee.cli.listing:bots",
+            "play": "referee.cli.play:play", "replay": "referee.cli.play:replay_cmd",
+            "check": "referee.cli.check:check"}
 
     def _context(self, ctx: click.Context) -> CliContext | None:
         """The run's CliContext, made on first use when the root context has none (a caller's own obj stays)."""
         root = ctx.find_root()
         if root.obj is None:
-            root.obj = CliContext(list(self.commands))
+            root.obj = CliContext(list(dict.fromkeys([*self.lazy, *self.commands])))
         return root.obj if isinstance(root.obj, CliContext) else None
 
     def _plugin_command(self, ctx: click.Context, name: str) -> click.Command | None:
@@ -244,7 +262,8 @@ class RefereeGroup(TyperGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         obj = self._context(ctx)
         plugins = sorted(obj.registry.commands) if obj is not None else []
-        return [*super().list_commands(ctx), *(n for n in plugins if n not in self.commands)]
+        own = super().list_commands(ctx)
+        return [*own, *(n for n in plugins if n not in own)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return super().get_command(ctx, cmd_name) or self._plugin_command(ctx, cmd_name)

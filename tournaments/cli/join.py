@@ -9,37 +9,35 @@ from pathlib import Path
 import typer
 
 from referee.botspec import parse_spec
-from referee.cli_common import WIRE_LOG, Command, check_format, cli_registry, warn
+from referee.cli.common import cli_registry, warn
+from referee.cli.options import WIRE_LOG
+from referee.cli.tables import check_format
 from referee.errors import ConfigError
 from referee.plugins import Registry
 from referee.wirelog import WireLog
 
-from .cli import (
+from ..config import TournamentConfig, sandbox_mode
+from ..executor import Placement, executor_factory
+from ..report import stored_report
+from ..sprt_plan import is_sprt
+from ..storage import Store
+from .common import (
     AFFINITY,
-    DEAL_KEY,
     EXECUTOR,
     FORMAT_HELP,
     SCHEDULER,
     WORKERS,
-    app,
     check_programs,
     entrant_names,
     has_programs,
     play_stored,
     print_report,
-    sandbox_mode,
-    stored_report,
     stored_sandbox,
 )
-from .config import TournamentConfig
-from .executor import Placement, executor_factory
-from .sprt_run import is_sprt
-from .storage import Store
 
 __all__ = ["join"]
 
 
-@app.command("join", cls=Command)
 def join(
     db: Path = typer.Argument(..., metavar="DB", help="The database of a tournament (a round robin or a gauntlet)."),
     bot: list[str] = typer.Option(..., "--bot", "-b", metavar="SPEC",
@@ -75,7 +73,7 @@ def join(
         sandbox = stored_sandbox(store, joined, registry, wires)
         check_programs(bot, registry, config.game, joined.time_control(), sandbox, wires, seats=config.seats,
                        options=config.options)
-        if has_programs(bot, registry) and DEAL_KEY not in config.extra:  # its stored games keep their deals
+        if has_programs(bot, registry) and config.extra.deal_key is None:  # its stored games keep their deals
             warn(f"{db}'s deals are not keyed (its entrants were in-process bots, or it was stored before deals were "
                  f"keyed): a program bot can find them from its hand, as from a small --seed (docs/SECURITY.md)")
         store.replace_config(stored, joined.to_dict())
@@ -104,9 +102,9 @@ def _joined(config: TournamentConfig, specs: list[str], registry: Registry) -> T
             taken.add(name)
             new.append(name)
     before = len(config.entrants)
-    stages = list(config.extra.get("stages") or [["round_robin", before]])
+    stages = list(config.extra.stages or [["round_robin", before]])
     stages.append(["join", before, before + len(specs)])
     joined = replace(config, entrants=[*config.entrants, *new], specs=[*config.specs, *specs],
-                     extra={**config.extra, "stages": stages})
+                     extra=replace(config.extra, stages=stages))
     joined.tables()  # a damaged stage list is one line here
     return joined

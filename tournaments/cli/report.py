@@ -7,25 +7,23 @@ from pathlib import Path
 
 import typer
 
-from referee.cli_common import Command, cli_registry
+from referee.cli.common import cli_registry
 from referee.errors import ConfigError
 
-from .cli import app
-from .report_html import DEFAULT_REPLAYS, write_report
-from .storage import Store
+from ..report_html import DEFAULT_REPLAYS, write_report
+from ..storage import Store
 
 __all__ = ["report"]
 
 
-@app.command(cls=Command)
 def report(
     db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
     out: Path = typer.Option(Path("report.html"), "--out", "-o", metavar="FILE",
                              help="The report's HTML file; the replay pages go into the folder FILE's name without "
                              ".html, plus '-games', beside it."),
     replays: int = typer.Option(DEFAULT_REPLAYS, "--replays", min=0, metavar="N",
-                                help="Write the replay pages of at most N games: those with a fault first, then "
-                                "the others in schedule order."),
+                                help="Write the replay pages of every game with a fault (opened at the fault) "
+                                "and of at most N others, the first in schedule order."),
 ) -> None:
     """Write the tournament report: ratings with their intervals, the crosstable as a heat map, the ratings over the
     games, faults, the configuration and the games, linked to their replays.

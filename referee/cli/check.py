@@ -16,17 +16,17 @@ from pathlib import Path
 
 import typer
 
-from .botspec import cannot_play, parse_spec, refuse_interactive
-from .cgroups import describe as protections
-from .check.cases import exit_code, run_cases, select
-from .check.harness import Session
-from .check.report import Header, Tree, failures, list_cases, report_json, summary_line
-from .cli_common import WIRE_LOG, cli_registry, parse_options, print_json
-from .errors import ConfigError
-from .plugins import Registry
-from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
-from .terminal import printable
-from .wirelog import WireLog
+from ..botspec import cannot_play, parse_spec, refuse_interactive
+from ..cgroups import describe as protections
+from ..check.cases import exit_code, run_cases, select
+from ..check.harness import Session
+from ..check.report import Header, Tree, failures, list_cases, report_json, summary_line
+from ..errors import ConfigError
+from ..plugins import Registry
+from ..terminal import printable
+from ..wirelog import WireLog
+from .common import cli_registry, parse_options, print_json
+from .options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, WIRE_LOG, sandbox_for
 
 __all__ = ["check", "program_for"]
 

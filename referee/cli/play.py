@@ -1,9 +1,4 @@
-"""The command line: ``referee games``, ``referee bots``, ``referee play``, ``referee replay`` and ``referee check``;
-plugins add theirs (``referee tournament``: ``tournaments/cli.py``) through the ``register_commands`` hook.
-
-The root group (``cli_common.RefereeGroup``) maps the project's errors to one line on stderr and exit code 2;
-``--json`` outputs are public contracts (docs/CLI.md).
-"""
+"""``referee play`` (one game between bots) and ``referee replay`` (a game record played again)."""
 
 from __future__ import annotations
 
@@ -17,86 +12,31 @@ from typing import Any
 import typer
 from tabulate import tabulate
 
-from .botspec import BotSpec, check_supports, entrant_names, parse_spec
-from .cgroups import describe as protections
-from .check_cli import check
-from .cli_common import (
+from ..botspec import BotSpec, check_supports, entrant_names, parse_spec
+from ..clock import TimeControl
+from ..dealkey import derive_key, keyed_seed
+from ..engine import Game, State
+from ..errors import ConfigError
+from ..match import GameRecord, check_policy, play_game
+from ..record import read_record, replay, write_record
+from ..terminal import printable
+from ..wirelog import WireLog
+from .common import cli_registry, parse_options, print_json
+from .options import (
+    BOT_ENV,
+    BOT_FILE_SIZE,
+    BOT_MEMORY,
+    BOT_PROCESSES,
     GAME_OPTION,
     MOVE_TIME,
-    ON_FAULT_HELP,
+    ON_FAULT,
+    SANDBOX,
     TIME_BANK,
     WIRE_LOG,
-    Command,
-    RefereeGroup,
-    cli_registry,
-    fitted_table,
-    parse_options,
-    print_json,
-)
-from .clock import TimeControl
-from .dealkey import derive_key, keyed_seed
-from .engine import Game, State
-from .errors import ConfigError
-from .match import POLICIES, GameRecord, check_policy, play_game
-from .record import read_record, replay, write_record
-from .sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, sandbox_for
-from .terminal import printable
-from .wirelog import WireLog
-
-app = typer.Typer(
-    name="referee",
-    cls=RefereeGroup,
-    help="Referee and tournament runner for bots that play Russian card games.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    sandbox_for,
 )
 
-
-# ------------------------------------------------------------------------------------------------ games
-
-
-@app.command(cls=Command)
-def games(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
-    """List the games, their seat ranges, teams and options with defaults."""
-    registry = cli_registry()
-    rows = []
-    for _, entry in sorted(registry.games.items()):
-        rows.append({**entry.game.describe(), "source": {"package": entry.source.package,
-                                                        "version": entry.source.version}})
-    if json_out:
-        print_json({"games": rows})
-        return
-    table = [
-        [r["id"], f"{r['min_seats']}-{r['max_seats']}", "yes" if r["teams"] else "no",
-         ", ".join(f"{o['name']}={json.dumps(o['default'])}" for o in r["options"]) or "-",
-         f"{r['source']['package']} {r['source']['version']}", r["title"]]
-        for r in rows
-    ]
-    typer.echo(fitted_table(table, ["game", "seats", "teams", "options (defaults)", "source", "title"]))
-
-
-@app.command(cls=Command)
-def bots(json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
-    """List the registered bots, the games they support and where they come from."""
-    registry = cli_registry()
-    rows: list[dict[str, Any]] = [
-        {"name": e.name, "description": e.description, "games": list(e.games) if e.games is not None else None,
-         "source": {"package": e.source.package, "version": e.source.version}}
-        for _, e in sorted(registry.bots.items())
-    ]
-    if json_out:
-        print_json({"bots": rows})
-        return
-    table = [[r["name"], ", ".join(r["games"]) if r["games"] is not None else "all",
-              f"{r['source']['package']} {r['source']['version']}", r["description"]] for r in rows]
-    typer.echo(fitted_table(table, ["bot", "games", "source", "description"]))
-
-
-# ------------------------------------------------------------------------------------------- play/replay
-
-
+__all__ = ["play", "replay_cmd"]
 def _narrator(game: Game, out: Any) -> Any:
     def listen(state: State, events: list[dict[str, Any]]) -> None:
         for event in events:
@@ -127,6 +67,8 @@ def _summary(record: GameRecord, game: Game, seed: int | None = None) -> dict[st
         "finishing_order": data["finishing_order"],
         "seats": seats,
         "result": data,
+        "times": record.times,
+        "said": {str(decision): said.to_dict() for decision, said in sorted(record.said.items())},
     }
 
 
@@ -177,7 +119,6 @@ def _check_human_seat(specs: list[BotSpec], *, json_out: bool, verbose: bool) ->
         raise ConfigError(f"--verbose cannot be used with {humans[0]!r}: it would show every seat's cards")
 
 
-@app.command(cls=Command)
 def play(
     game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
     bot: list[str] = typer.Option(
@@ -189,7 +130,7 @@ def play(
     seed: int | None = typer.Option(None, metavar="N", help="Deal seed (0..2^64-1); drawn and printed when omitted."),
     option: list[str] = GAME_OPTION,
     dealer: int = typer.Option(0, metavar="SEAT", help="Seat of the first dealer."),
-    on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
+    on_fault: str = ON_FAULT,
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
     record: Path | None = typer.Option(None, metavar="FILE", help="Write the game record (JSON) to this file."),
@@ -247,6 +188,8 @@ def play(
     try:
         deal = keyed_seed(derive_key("play", seed), seed) if confined is not None else seed
         if confined is not None:  # which protections the program bots get here, in one line
+            from ..cgroups import describe as protections
+
             typer.echo(f"protections: {protections(confined.enabled)}", err=True)
         result = play_game(chosen, players, seed=deal, options=options, dealer=dealer, policy=on_fault,
                            listener=_narrator(chosen, out) if verbose else None)
@@ -259,7 +202,6 @@ def play(
         write_record(result, record)
 
 
-@app.command("replay", cls=Command)
 def replay_cmd(
     file: Path = typer.Argument(..., metavar="FILE", help="A record written by 'referee play --record'."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Narrate every action in plain words."),
@@ -270,7 +212,7 @@ def replay_cmd(
     """Re-play a game record and print its result; a record that does not replay is an error."""
     registry = cli_registry()
     if html is not None:
-        from .html import check_writable  # Jinja2 only when a page is asked for
+        from ..html import check_writable  # Jinja2 only when a page is asked for
 
         check_writable(html)
     stored = read_record(file)
@@ -279,54 +221,6 @@ def replay_cmd(
     replayed = replay(stored, registry.game, listener=_narrator(game, out) if verbose else None)
     _print_result(replayed, game, json_out)
     if html is not None:
-        from .html import replay_html, write_page
+        from ..html import replay_html, write_page
 
         write_page(replay_html(stored, registry.game), html)
-
-
-def _version(value: bool) -> None:
-    if value:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            typer.echo(f"referee {version('referee')}")
-        except PackageNotFoundError:  # run from a source tree that is not installed
-            from . import __version__
-
-            typer.echo(f"referee {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _main(
-    version: bool = typer.Option(False, "--version", is_eager=True, expose_value=False, callback=_version,
-                                 help="Print the version and exit."),
-) -> None:
-    """Referee and tournament runner for bots that play Russian card games."""
-
-
-app.command("check", cls=Command)(check)
-
-
-def main() -> None:
-    """The console script: usage errors, like every other error, are one line and exit code 2."""
-    from typer.exceptions import TyperException
-
-    try:
-        code = app(standalone_mode=False)
-    except typer.Abort:
-        typer.echo("referee: interrupted", err=True)
-        code = 130
-    except TyperException as exc:  # typer's (vendored click's) usage and parameter errors
-        ctx = getattr(exc, "ctx", None)
-        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
-            typer.echo(ctx.get_help())  # a bare 'referee' or 'referee tournament' shows the help
-            code = 0
-        else:
-            where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-            typer.echo(f"referee: error: {exc.format_message()}{where}", err=True)
-            code = getattr(exc, "exit_code", 2)
-    sys.exit(code if isinstance(code, int) else 0)
-
-
-__all__ = ["app", "main"]

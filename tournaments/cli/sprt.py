@@ -16,45 +16,46 @@ from typing import Any
 import typer
 
 from referee.botspec import parse_spec
-from referee.cli_common import (
+from referee.cli.common import cli_registry, parse_options, print_json, say_interrupted
+from referee.cli.options import (
+    BOT_ENV,
+    BOT_FILE_SIZE,
+    BOT_MEMORY,
+    BOT_PROCESSES,
+    DEBUG_BUDGET_OPTION,
     GAME_OPTION,
     MOVE_TIME,
-    ON_FAULT_HELP,
+    ON_FAULT,
+    SANDBOX,
     TIME_BANK,
     WIRE_LOG,
-    Command,
-    cli_registry,
-    parse_options,
-    print_json,
-    say_interrupted,
+    debug_budget,
 )
 from referee.errors import ConfigError, ExecutorError
-from referee.match import POLICIES, check_policy
+from referee.match import check_policy
 from referee.plugins import Registry
-from referee.sandbox_options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX
 from referee.wirelog import WireLog
 
-from .cli import (
+from ..config import Extra, TournamentConfig, sandbox_mode
+from ..executor import ExecutorFactory, Placement, executor_factory
+from ..schedule import substitution_size
+from ..sprt import Model, SprtSettings
+from ..sprt_plan import SprtPlan
+from ..sprt_run import SprtState, run_sprt, sprt_state
+from ..storage import Store
+from .common import (
     AFFINITY,
     EXECUTOR,
     SCHEDULER,
     WORKERS,
-    app,
     check_programs,
     confinement,
     entrant_names,
     hidden_files,
     keyed_deals,
-    sandbox_mode,
     secret_seed,
     stored_sandbox,
 )
-from .config import TournamentConfig
-from .executor import ExecutorFactory, Placement, executor_factory
-from .schedule import substitution_size
-from .sprt import Model, SprtSettings
-from .sprt_run import SprtPlan, SprtState, run_sprt, sprt_state
-from .storage import Store
 
 __all__ = ["existing_sprt", "play_sprt", "print_sprt", "sprt"]
 
@@ -122,7 +123,6 @@ def print_sprt(config: TournamentConfig, state: SprtState, json_out: bool, sandb
     typer.echo(state.verdict().replace("the candidate", candidate))
 
 
-@app.command("sprt", cls=Command)
 def sprt(
     game: str = typer.Argument(..., metavar="GAME", help="Game id (see 'referee games')."),
     candidate: str = typer.Option(..., "--candidate", "-c", metavar="SPEC", help="The bot under test."),
@@ -149,11 +149,12 @@ def sprt(
                                     help="Seed of the deals. Default: a secret one, kept in --db."),
     move_time: int = MOVE_TIME,
     time_bank: int = TIME_BANK,
+    debug: str = DEBUG_BUDGET_OPTION,
     executor: str = EXECUTOR,
     scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     option: list[str] = GAME_OPTION,
-    on_fault: str = typer.Option("forfeit", "--on-fault", metavar="|".join(POLICIES), help=ON_FAULT_HELP),
+    on_fault: str = ON_FAULT,
     json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
     wire_log: Path | None = WIRE_LOG,
     sandbox: str = SANDBOX,
@@ -196,7 +197,8 @@ def sprt(
     config = TournamentConfig(game=game, options=options, entrants=names, specs=specs, seats=k,
                               games=max(1, max_games // per_deal), duplicate=True, seed=seed or 0,
                               move_time_ms=move_time, policy=on_fault, time_bank_ms=time_bank,
-                              extra={"sandbox": confined.settings(), "sprt": SprtPlan.settings_dict(settings)})
+                              debug_budget=debug_budget(debug),
+                              extra=Extra(sandbox=confined.settings(), sprt=SprtPlan.settings_dict(settings)))
     check_programs(specs, registry, game, config.time_control(), confined.with_hidden(hidden_files(db, wires)), wires,
                    seats=config.seats, options=config.options)
     if seed is None:

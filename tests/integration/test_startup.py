@@ -1,0 +1,64 @@
+"""Start-up (issue 36): a command imports what it uses. ``referee --version`` imports no command line; ``referee
+games``, ``bots`` and ``play`` import neither the tournament commands (numpy) nor the check suite nor the HTML
+templates. benchmarks/startup.py times them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+#: runs ``python -m referee ARGS`` and prints the names of the modules it imported, one line, on stderr
+PROBE = """
+import runpy, sys
+sys.argv = ["referee", *sys.argv[1:]]
+try:
+    runpy.run_module("referee", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+sys.stderr.write("MODULES " + " ".join(sorted(sys.modules)) + "\\n")
+"""
+
+HEAVY = ("numpy", "tournaments.cli.common", "tournaments.report", "referee.check", "referee.cli.check", "jinja2")
+
+
+def imported(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
+    return set(line.split()[1:])
+
+
+def test_version_imports_no_command_line() -> None:
+    modules = imported("--version")
+    assert "typer" not in modules and "referee.cli" not in modules and "referee.plugins" not in modules
+
+
+@pytest.mark.parametrize("args", [["games"], ["bots"],
+                                  ["play", "durak", "-b", "random", "-b", "random", "--seed", "1"]])
+def test_a_command_imports_no_other_command_nor_what_it_does_not_use(args: list[str]) -> None:
+    modules = imported(*args)
+    assert "tournaments.plugin" in modules  # the plugins were loaded: their commands were not
+    assert {m for m in modules if m.startswith(HEAVY)} == set()
+
+
+@pytest.mark.parametrize("args", [["games"], ["play", "durak", "-b", "random", "-b", "random", "--seed", "1"]])
+def test_plain_values_need_no_pydantic(args: list[str]) -> None:
+    assert "pydantic" not in imported(*args)  # typer checks values with it: referee.cli.common._PlainValues
+
+
+def test_a_value_typer_refuses_is_refused_as_before() -> None:
+    done = subprocess.run([sys.executable, "-m", "referee", "play", "durak", "-b", "random", "-b", "random",
+                           "--move-time", "0"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert "Invalid value for '--move-time': Input should be greater than or equal to 1" in done.stderr
+
+
+@pytest.mark.parametrize(("args", "said"), [(["plya"], "Did you mean 'play', 'replay'?"),
+                                            (["tournament", "rn"], "Did you mean 'run'?")])
+def test_a_mistyped_command_is_still_matched_with_those_not_imported(args: list[str], said: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 2 and said in done.stderr, done.stderr

@@ -1,0 +1,25 @@
+"""The ``referee tournament`` commands, a module (or two) each in this folder, imported only when one of them runs
+(or ``--help`` lists them): ``referee games`` and ``referee play`` never load them, nor numpy."""
+
+from __future__ import annotations
+
+from referee.cli.common import LazyGroup
+
+__all__ = ["TournamentGroup", "group"]
+
+HELP = "Round-robin tournaments: every table of the field, every seat rotation, rating tables."
+
+
+class TournamentGroup(LazyGroup):
+    """``referee tournament``: its commands in the order of its help."""
+
+    lazy = {"run": "tournaments.cli.run:run", "resume": "tournaments.cli.stored:resume",
+            "table": "tournaments.cli.stored:table", "games": "tournaments.cli.games:games",
+            "record": "tournaments.cli.records:record", "verify": "tournaments.cli.records:verify",
+            "join": "tournaments.cli.join:join", "report": "tournaments.cli.report:report",
+            "sprt": "tournaments.cli.sprt:sprt"}
+
+
+def group() -> TournamentGroup:
+    """The group, as typer makes a ``typer.Typer(help=HELP, no_args_is_help=True)`` of these commands."""
+    return TournamentGroup(name="tournament", help=HELP, no_args_is_help=True, rich_markup_mode=None)
