@@ -28,10 +28,13 @@ normalized Elo (normalized), the LLR the log-likelihood ratio of the two at the 
 is taken as 0.001, so that every expected score is possible from the first deal on. H1 is accepted once
 LLR ≥ log((1 − β)/α) − ρσ, H0 once LLR ≤ log(β/(1 − α)) + ρσ: Wald's bounds moved in by the expected overshoot of
 a random walk whose steps have the standard deviation σ (Siegmund's correction, ρ = 0.5826; σ is estimated from
-the counts, and the move is at most half a bound). A test of close hypotheses takes small steps and keeps Wald's
-bounds; one of wide hypotheses decides in a few dozen deals of large steps, and without the correction errs far
-less often than asked for, at the cost of deals. benchmarks/sprt_oc.py measures the error rates and the deals
-it takes on simulated streams at 2-6 seats and in team games.
+the counts, and the move is at most half a bound). A test of close hypotheses takes small steps, keeps Wald's
+bounds and errs as often as asked. One of wide hypotheses decides in a few dozen deals or fewer and errs less often
+than asked (at 3 or more seats and in team games a realised α or β of 0.000-0.025 for 0.05): in the first deals
+the maximum-likelihood fits follow the few counts seen and absorb much of the evidence, which no overshoot
+correction of the bounds models (benchmarks/sprt_calibration.py). benchmarks/sprt_oc.py measures the error rates
+and the deals it takes on simulated streams at 2-6 seats and in team games; docs/benchmarks/sprt_oc.md has the
+figures.
 """
 
 from __future__ import annotations
@@ -298,9 +301,9 @@ class SprtSettings:
 
     def bounds(self, step: Any) -> tuple[Any, Any]:
         """Wald's bounds moved in by the expected overshoot ρσ of an LLR whose steps have the standard deviation
-        ``step`` (Siegmund's corrected approximation), by at most half their size: without it a test that decides
-        in a few dozen deals, each moving the LLR by a large step, lands well past its bound and errs far less
-        often than α and β, at the cost of deals (benchmarks/sprt_oc.py)."""
+        ``step`` (Siegmund's corrected approximation), by at most half their size. A test that decides in a few
+        dozen deals of large steps lands past its bound and errs less often than α and β, at the cost of deals;
+        this narrows the gap at two seats and leaves most of it at more (docs/benchmarks/sprt_oc.md)."""
         lower, upper = self.lower, self.upper
         return (lower - np.maximum(lower / 2, -RHO * step), upper - np.minimum(upper / 2, RHO * step))
 
