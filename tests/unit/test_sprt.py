@@ -289,10 +289,10 @@ def _realised_alpha(probs: list[float], settings: SprtSettings, tests: int, seed
     accepted = 0
     for _ in range(tests):
         test = Sprt(settings, resolution=len(probs) - 1)
-        decision = Decision.PENDING
-        while decision is Decision.PENDING:
+        decision = SprtDecision.PENDING
+        while decision is SprtDecision.PENDING:
             decision = test.add(float(rng.choice(values, p=np.asarray(probs) / sum(probs))))
-        accepted += decision is Decision.H1
+        accepted += decision is SprtDecision.H1
     return accepted / tests
 
 
