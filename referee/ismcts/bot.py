@@ -8,6 +8,7 @@ behind :class:`protocol.bot.Bot` like any other, in-process or as a program (``p
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -15,14 +16,31 @@ from typing import Any
 
 from bots.heuristic import HeuristicBot
 from protocol.actions import Action
-from protocol.bot import BotBase, Decision, GameInfo
+from protocol.bot import BotBase, Deadline, Decision, GameInfo
 
 from ..engine import Game
 from ..games.plugin import builtin_games
 from .search import search
 from .settings import BY_GAME, GAME_DEFAULTS, SETTINGS, Settings
 
-__all__ = ["BY_GAME", "GAME_DEFAULTS", "IsmctsBot", "Settings", "SETTINGS"]
+__all__ = ["BY_GAME", "DEADLINE_SHARE", "GAME_DEFAULTS", "IsmctsBot", "Settings", "SETTINGS", "search_seconds"]
+
+
+#: The share of the time the referee's request leaves (its deadline) that a search may take at most, less
+#: :data:`DEADLINE_RESERVE`: the rest is for the answer's way back, and for a worker whose core is shared (a
+#: search counts wall time, which passes while the process waits for the core).
+DEADLINE_SHARE = 0.75
+DEADLINE_RESERVE = 0.02
+
+
+def search_seconds(ms: int, spent: float, deadline: Deadline | None, now: float | None = None) -> float:
+    """The seconds a search may run (0: no time limit, the iterations alone): what is left of ``ms`` (the bot's own
+    budget, counted from the request) after the ``spent`` seconds, and never past :data:`DEADLINE_SHARE` of what the
+    referee's ``deadline`` leaves ``now``. At least a microsecond: a search always runs one iteration."""
+    left = ms / 1000 - spent if ms else math.inf
+    if deadline is not None:
+        left = min(left, deadline.remaining_ms(now) / 1000 * DEADLINE_SHARE - DEADLINE_RESERVE)
+    return 0.0 if left == math.inf else max(left, 1e-6)
 
 
 class IsmctsBot(BotBase):
@@ -71,7 +89,7 @@ class IsmctsBot(BotBase):
         info = self.info
         worlds = self.game.worlds(info.seats, info.seat, self.view, info.options)
         config = self.config.for_game(info.game)
-        left = max(config.ms / 1000 - (time.perf_counter() - began), 1e-6) if config.ms else 0.0
+        left = search_seconds(config.ms, time.perf_counter() - began, decision.deadline)
         outcome = search(worlds, legal, self.rng, config, seconds=left, teams=info.teams, keep=hint)
         self.searched += 1
         self.iterations += outcome.iterations
