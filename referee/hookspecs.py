@@ -10,6 +10,8 @@ nothing else) and :class:`CommandRegistrar`.
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pluggy
@@ -18,16 +20,35 @@ from protocol.hooks import PROJECT, BotRegistrar
 
 from .engine import Game
 
-__all__ = ["BotRegistrar", "CommandRegistrar", "GameRegistrar", "hookspec", "register_bots", "register_commands",
-           "register_games"]
+__all__ = ["BotRegistrar", "CommandRegistrar", "GameRegistrar", "LateGame", "hookspec", "register_bots",
+           "register_commands", "register_games"]
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 
 
-class GameRegistrar(Protocol):
-    """The ``register`` of ``register_games``: one call per game, an instance of :class:`referee.engine.Game`."""
+@dataclass(frozen=True)
+class LateGame:
+    """A game registered by its id and where it is (``"package.module:Attribute"``, a :class:`Game` subclass made
+    with no arguments, or an instance), imported when a command first asks for it: a plugin of many games, or of
+    heavy ones, then costs the commands that do not play them nothing."""
 
-    def __call__(self, game: Game) -> None: ...
+    id: str
+    where: str
+
+    def load(self) -> Game:
+        module, _, attribute = self.where.partition(":")
+        found = getattr(importlib.import_module(module), attribute)
+        game = found() if isinstance(found, type) else found
+        if not isinstance(game, Game) or game.id != self.id:
+            raise TypeError(f"{self.where} is not a referee.engine.Game of id {self.id!r}")
+        return game
+
+
+class GameRegistrar(Protocol):
+    """The ``register`` of ``register_games``: one call per game, an instance of :class:`referee.engine.Game` or a
+    :class:`LateGame` naming one."""
+
+    def __call__(self, game: Game | LateGame) -> None: ...
 
 
 class CommandRegistrar(Protocol):
@@ -39,7 +60,8 @@ class CommandRegistrar(Protocol):
 
 @hookspec
 def register_games(register: GameRegistrar) -> None:
-    """Register games: call ``register(game)`` once per game, with an instance of ``referee.engine.Game``.
+    """Register games: call ``register(game)`` once per game, with an instance of ``referee.engine.Game``, or a
+    :class:`LateGame` (its id and where it is) to have it imported when first used.
 
     Every implementation is called; the return value is ignored. A game id already registered is an error
     reported with the plugin's name.

@@ -23,7 +23,7 @@ from protocol.hooks import PROJECT
 from . import __version__, hookspecs
 from .engine import Game
 from .errors import ConfigError, PluginError
-from .hookspecs import BotRegistrar, CommandRegistrar, GameRegistrar
+from .hookspecs import BotRegistrar, CommandRegistrar, GameRegistrar, LateGame
 
 __all__ = ["DEFAULT_PLUGINS", "BotEntry", "CommandEntry", "GameEntry", "Registry", "load_registry",
            "make_plugin_manager"]
@@ -43,10 +43,25 @@ class Source:
         return f"{self.package} {self.version}"
 
 
-@dataclass(frozen=True)
 class GameEntry:
-    game: Game
-    source: Source
+    """A registered game: loaded when first asked for (:class:`~referee.hookspecs.LateGame`) or given loaded."""
+
+    __slots__ = ("id", "source", "_late", "_game")
+
+    def __init__(self, game: Game | LateGame, source: Source) -> None:
+        self.id, self.source = game.id, source
+        self._late: LateGame | None = game if isinstance(game, LateGame) else None
+        self._game: Game | None = None if isinstance(game, LateGame) else game
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            assert self._late is not None
+            try:
+                self._game = self._late.load()
+            except Exception as exc:  # a plugin's module is its code: one line, not a traceback
+                raise PluginError(f"game {self.id!r} ({self.source}) failed to load: {_first_line(exc)}") from exc
+        return self._game
 
 
 @dataclass(frozen=True)
@@ -178,8 +193,8 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _game_registrar(registry: Registry, source: Source) -> GameRegistrar:
-    def register(game: Game) -> None:
-        if not isinstance(game, Game):
+    def register(game: Game | LateGame) -> None:
+        if not isinstance(game, (Game, LateGame)):
             raise PluginError(f"register_games got {game!r}, which is not a referee.engine.Game")
         if game.id in registry.games:
             raise PluginError(f"game {game.id!r} is already registered by {registry.games[game.id].source}")

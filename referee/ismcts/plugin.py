@@ -24,8 +24,8 @@ class IsmctsFactory:
 
 @hookimpl
 def register_bots(register: BotRegistrar) -> None:
-    from ..games.plugin import builtin_games
+    from ..games.plugin import BUILTIN
 
     register("ismcts", IsmctsFactory(), description="Information Set MCTS over worlds sampled from its own view, "
              "playing heuristic's move unless paired playouts find a better one, 100 ms a move "
-             "(ismcts:ms=50,iterations=500; docs/ISMCTS.md)", games=tuple(sorted(builtin_games())))
+             "(ismcts:ms=50,iterations=500; docs/ISMCTS.md)", games=tuple(sorted(game.id for game in BUILTIN)))

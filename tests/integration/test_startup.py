@@ -49,6 +49,16 @@ def test_plain_values_need_no_pydantic(args: list[str]) -> None:
     assert "pydantic" not in imported(*args)  # typer checks values with it: referee.cli.common._PlainValues
 
 
+def test_a_play_imports_its_game_alone_and_no_sampler_nor_search() -> None:
+    """The games are registered by id and place (referee.hookspecs.LateGame); samplers, the search and the human
+    seat load when used."""
+    modules = imported("play", "durak", "-b", "random", "-b", "random", "--seed", "1")
+    assert "referee.games.durak.durak" in modules
+    late = ("referee.games.koroli", "referee.games.kozel", "referee.games.durak.worlds", "referee.ismcts.search",
+            "referee.ismcts.bot", "bots.human", "referee.transport", "referee.cgroups")
+    assert {m for m in modules if m.startswith(late)} == set()
+
+
 def test_a_value_typer_refuses_is_refused_as_before() -> None:
     done = subprocess.run([sys.executable, "-m", "referee", "play", "durak", "-b", "random", "-b", "random",
                            "--move-time", "0"], capture_output=True, text=True, timeout=120, check=False)

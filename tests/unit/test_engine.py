@@ -312,11 +312,9 @@ def test_score_text_is_the_games_headline_of_a_score() -> None:
 
 
 def test_every_built_in_state_is_a_card_places_and_every_built_in_game_has_a_deck() -> None:
-    from referee.games.plugin import register_games
+    from referee.games.plugin import builtin_games
 
-    games: list[Any] = []
-    register_games(games.append)
-    for game in games:
+    for game in builtin_games().values():
         state = game.new_state(game.min_seats, 3)
         assert game.deck is not None and isinstance(state, CardPlaces), game.id
         assert sorted(c for cards in state.card_places().values() for c in cards) == sorted(state.deck_cards)

@@ -16,8 +16,9 @@ from protocol.actions import Action
 from protocol.bot import BotBase, Decision
 from protocol.hooks import hookimpl
 from referee import __version__
-from referee.errors import ConfigError
+from referee.errors import ConfigError, PluginError
 from referee.games.durak import Durak, Kazaki
+from referee.hookspecs import LateGame
 from referee.plugins import DEFAULT_PLUGINS, Registry, Source, load_registry
 
 BUILTIN_GAMES = {"kazaki", "durak", "kozel", "kozel-hvaleny", "kozel-nn", "koroli", "koroli52"}
@@ -327,3 +328,20 @@ def test_lookups_in_an_empty_registry() -> None:
         registry.game("durak")
     with pytest.raises(ConfigError, match="known bots: none"):
         registry.bot("random")
+
+
+def test_a_late_game_loads_when_asked_and_a_broken_one_says_so_in_one_line() -> None:
+    """A game registered by id and place (LateGame) is imported when first asked for; a place that does not hold
+    the game it names fails then, as a PluginError naming the game and the plugin."""
+    good = LateGame("durak", "referee.games.durak:Durak")
+    wrong = LateGame("durak2", "referee.games.durak:Durak")  # the place holds a game of another id
+    missing = LateGame("nothing", "no_such_module_here:Game")
+    registry = load_registry(builtins=(), entry_points=False,
+                             extra=[make_plugin("late-games", games=lambda register: [register(g) for g in
+                                                                                      (good, wrong, missing)])])
+    assert registry.errors == [] and sorted(registry.games) == ["durak", "durak2", "nothing"]
+    assert registry.game("durak").id == "durak"
+    with pytest.raises(PluginError, match=r"game 'durak2' \(\(direct\) -\) failed to load: TypeError: "):
+        registry.game("durak2")
+    with pytest.raises(PluginError, match="game 'nothing' .* ModuleNotFoundError"):
+        registry.game("nothing")
