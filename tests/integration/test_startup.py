@@ -55,7 +55,7 @@ def test_a_play_imports_its_game_alone_and_no_sampler_nor_search() -> None:
     modules = imported("play", "durak", "-b", "random", "-b", "random", "--seed", "1")
     assert "referee.games.durak.durak" in modules
     late = ("referee.games.koroli", "referee.games.kozel", "referee.games.durak.worlds", "referee.ismcts.search",
-            "referee.ismcts.bot", "bots.human", "referee.transport", "referee.cgroups")
+            "referee.ismcts.bot", "bots.human", "bots.heuristic.", "referee.transport", "referee.cgroups")
     assert {m for m in modules if m.startswith(late)} == set()
 
 

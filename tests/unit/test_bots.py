@@ -298,3 +298,13 @@ def test_heuristic_clearly_beats_random() -> None:
             losses += loser == me
     assert decided >= 250
     assert losses <= 0.35 * decided
+
+
+def test_the_heuristic_family_table_says_what_each_family_module_plays() -> None:
+    """bots.heuristic imports a family's module when a game of it starts (FAMILY); each module's GAMES agrees."""
+    from importlib import import_module
+
+    from bots.heuristic import FAMILY
+
+    for name in set(FAMILY.values()):
+        assert import_module(f"bots.heuristic.{name}").GAMES == {g for g, f in FAMILY.items() if f == name}
