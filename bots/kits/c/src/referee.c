@@ -13,6 +13,36 @@
 #define MAX_INCOMING ((size_t)16 * 1024 * 1024) /* a referee frame larger than this is refused */
 #define READ_CHUNK ((size_t)64 * 1024)
 
+/* The note as the reply's `debug`: valid UTF-8 (an invalid byte becomes '?', since a str that is not UTF-8 is a
+ * `malformed` fault) and at most NOTE_BYTES bytes (the referee keeps 2,000 characters; a frame over 64 KiB is an
+ * `oversized` fault), cut at a character's boundary. Returns its length in `out`. */
+#define NOTE_BYTES 8000
+static size_t clean_note(const char* note, char* out) {
+    const unsigned char* s = (const unsigned char*)note;
+    size_t n = strlen(note), i = 0, used = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 0xE ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        bool ok = len > 0 && i + len <= n;
+        for (size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
+        if (ok && len >= 3) { /* no overlong forms, no surrogates, nothing above U+10FFFF */
+            unsigned char d = s[i + 1];
+            ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0) && !(c == 0xF0 && d < 0x90) &&
+                 !(c == 0xF4 && d >= 0x90);
+        }
+        if (!ok) len = 1;
+        if (used + len > NOTE_BYTES) break;
+        if (ok) {
+            memcpy(out + used, note + i, len);
+        } else {
+            out[used] = '?';
+        }
+        used += len;
+        i += len;
+    }
+    return used;
+}
+
 static void fail(const char* why) {
     fprintf(stderr, "referee-kit: %s; exiting\n", why);
     fflush(stderr);
@@ -269,7 +299,11 @@ static void on_request(server* s, const msgpack_object* m) {
         msgpack_pack_nil(&s->packer);
     }
     pack_cstr(s, "action"), pack_str(s, s->legal[answer.index].ptr, s->legal[answer.index].len);
-    if (answer.note != NULL) pack_cstr(s, "debug"), pack_cstr(s, answer.note);
+    if (answer.note != NULL) {
+        static char note[NOTE_BYTES];
+        size_t len = clean_note(answer.note, note);
+        pack_cstr(s, "debug"), pack_str(s, note, len);
+    }
     send_frame(s);
 }
 

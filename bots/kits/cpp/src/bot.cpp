@@ -47,6 +47,36 @@ const msgpack::object* lookup(const msgpack::object& map, std::string_view key) 
     return nullptr;
 }
 
+// The note as the reply's `debug`: valid UTF-8 (an invalid byte becomes '?', since a str that is not UTF-8 is a
+// `malformed` fault) and at most kNoteBytes bytes (the referee keeps 2,000 characters; a frame over 64 KiB is an
+// `oversized` fault), cut at a character's boundary.
+constexpr std::size_t kNoteBytes = 8000;
+
+void clean_note(std::string_view note, std::string& out) {
+    out.clear();
+    const auto* s = reinterpret_cast<const unsigned char*>(note.data());
+    std::size_t n = note.size(), i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 0xE ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        bool ok = len > 0 && i + len <= n;
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
+        if (ok && len >= 3) {  // no overlong forms, no surrogates, nothing above U+10FFFF
+            unsigned char d = s[i + 1];
+            ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0) && !(c == 0xF0 && d < 0x90) &&
+                 !(c == 0xF4 && d >= 0x90);
+        }
+        if (!ok) len = 1;
+        if (out.size() + len > kNoteBytes) break;
+        if (ok) {
+            out.append(note.data() + i, len);
+        } else {
+            out.push_back('?');
+        }
+        i += len;
+    }
+}
+
 [[noreturn]] void fail(const std::string& why) {
     std::fprintf(stderr, "referee-kit: %s; exiting\n", why.c_str());
     std::fflush(stderr);
@@ -263,7 +293,10 @@ private:
             pk.pack_nil();
         }
         out_.str("action"), out_.str(legal_[chosen]);
-        if (!answer.note.empty()) out_.str("debug"), out_.str(answer.note);
+        if (!answer.note.empty()) {
+            clean_note(answer.note, note_);
+            out_.str("debug"), out_.str(note_);
+        }
         out_.send();
     }
 
@@ -280,6 +313,7 @@ private:
     GameInfo info_;
     int seat_ = 0;
     std::vector<std::string_view> legal_;
+    std::string note_;
 };
 
 class FunctionBot : public Bot {

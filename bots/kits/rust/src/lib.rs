@@ -27,6 +27,8 @@ const MAX_INCOMING: usize = 16 * 1024 * 1024;
 /// How deep an observation or a result may nest.
 const MAX_DEPTH: usize = 256;
 const READ_CHUNK: usize = 64 * 1024;
+/// The longest note (the reply's `debug`) sent, in bytes.
+const NOTE_BYTES: usize = 8000;
 
 // ------------------------------------------------------------------------------------------------ values
 
@@ -698,8 +700,13 @@ impl<B: Bot> Server<'_, '_, B> {
         let _ = rmp::encode::write_str_len(&mut out.buf, (end - start) as u32);
         out.buf.extend_from_slice(&frame[start..end]);
         if let Some(note) = &answer.note {
+            // at most NOTE_BYTES (the referee keeps 2,000 characters; a frame over 64 KiB is an `oversized` fault)
+            let mut end = note.len().min(NOTE_BYTES);
+            while !note.is_char_boundary(end) {
+                end -= 1;
+            }
             out.str("debug");
-            out.str(note);
+            out.str(&note[..end]);
         }
         out.send();
     }
