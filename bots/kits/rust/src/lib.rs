@@ -516,6 +516,16 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
     };
 }
 
+/// Where the values of a request's keys are in its frame: (start, end).
+#[derive(Default)]
+struct Fields {
+    id: Option<(usize, usize)>,
+    legal: Option<(usize, usize)>,
+    deadline_ms: Option<(usize, usize)>,
+    bank_ms: Option<(usize, usize)>,
+    observation: Option<(usize, usize)>,
+}
+
 struct Server<'h, 'b, B: Bot> {
     bot: &'b mut B,
     hello: &'h Hello,
@@ -525,25 +535,35 @@ struct Server<'h, 'b, B: Bot> {
 }
 
 impl<B: Bot> Server<'_, '_, B> {
-    /// One complete frame; the exit status when the bot must stop.
+    /// One complete frame; the exit status when the bot must stop. One walk over its keys finds the message's type
+    /// and, for a request, where each value the kit reads is.
     fn handle(&mut self, frame: &[u8]) -> Option<i32> {
-        let (entries, first) = match head(frame, 0) {
+        let (entries, mut pos) = match head(frame, 0) {
             Ok(Some((Head::Map(n), after))) => (n, after),
             Ok(_) => fail("a frame from the referee is not a map"),
             Err(why) => fail(&why),
         };
-        let (mut pos, mut kind) = (first, None);
+        let mut kind = None;
+        let mut fields = Fields::default();
         for _ in 0..entries {
             let key = str_at(frame, pos);
             pos = skip_in(frame, pos);
-            if key == Some("type") {
-                kind = str_at(frame, pos);
+            let end = skip_in(frame, pos);
+            let at = Some((pos, end));
+            match key {
+                Some("type") => kind = str_at(frame, pos),
+                Some("id") => fields.id = at,
+                Some("legal") => fields.legal = at,
+                Some("deadline_ms") => fields.deadline_ms = at,
+                Some("bank_ms") => fields.bank_ms = at,
+                Some("observation") => fields.observation = at,
+                _ => {}
             }
-            pos = skip_in(frame, pos);
+            pos = end;
         }
         match kind {
             Some("request") => {
-                self.request(frame, entries, first);
+                self.request(frame, &fields);
                 None
             }
             Some("new_game") | Some("game_over") | Some("hello") => {
@@ -630,43 +650,29 @@ impl<B: Bot> Server<'_, '_, B> {
 
     /// The hot path: reads what a request needs straight from the frame's bytes, decodes the observation only if
     /// the bot asks for it, and reuses its buffers.
-    fn request(&mut self, frame: &[u8], entries: usize, first: usize) {
+    fn request(&mut self, frame: &[u8], fields: &Fields) {
         let received = Instant::now();
-        let mut pos = first;
-        let (mut id, mut id_bytes) = (0u64, &frame[0..0]);
-        let (mut deadline_ms, mut bank_ms) = (0i64, None);
-        let mut observation = &frame[0..0];
+        let int = |at: Option<(usize, usize)>| at.and_then(|(pos, _)| int_at(frame, pos));
+        let id = int(fields.id).and_then(|i| u64::try_from(i).ok()).unwrap_or(0);
+        let id_bytes = fields.id.map_or(&frame[0..0], |(pos, end)| &frame[pos..end]);
+        let deadline_ms = int(fields.deadline_ms).and_then(|i| i64::try_from(i).ok()).unwrap_or(0);
+        let bank_ms = int(fields.bank_ms).and_then(|i| i64::try_from(i).ok());
+        let observation = fields.observation.map_or(&frame[0..0], |(pos, end)| &frame[pos..end]);
         self.legal.clear();
-        for _ in 0..entries {
-            let key = str_at(frame, pos);
-            pos = skip_in(frame, pos);
-            let end = skip_in(frame, pos);
-            match key {
-                Some("id") => {
-                    id = int_at(frame, pos).and_then(|i| u64::try_from(i).ok()).unwrap_or(0);
-                    id_bytes = &frame[pos..end];
-                }
-                Some("deadline_ms") => deadline_ms = int_at(frame, pos).and_then(|i| i64::try_from(i).ok()).unwrap_or(0),
-                Some("bank_ms") => bank_ms = int_at(frame, pos).and_then(|i| i64::try_from(i).ok()),
-                Some("observation") => observation = &frame[pos..end],
-                Some("legal") => {
-                    let (n, mut at) = match head(frame, pos) {
-                        Ok(Some((Head::Array(n), after))) => (n, after),
-                        _ => fail("'legal' is not an array"),
-                    };
-                    for _ in 0..n {
-                        match head(frame, at) {
-                            Ok(Some((Head::Str(len), after))) if std::str::from_utf8(&frame[after..after + len]).is_ok() => {
-                                self.legal.push((after, after + len));
-                                at = after + len;
-                            }
-                            _ => fail("a legal action that is not a string"),
-                        }
+        if let Some((pos, _)) = fields.legal {
+            let (n, mut at) = match head(frame, pos) {
+                Ok(Some((Head::Array(n), after))) => (n, after),
+                _ => fail("'legal' is not an array"),
+            };
+            for _ in 0..n {
+                match head(frame, at) {
+                    Ok(Some((Head::Str(len), after))) if std::str::from_utf8(&frame[after..after + len]).is_ok() => {
+                        self.legal.push((after, after + len));
+                        at = after + len;
                     }
+                    _ => fail("a legal action that is not a string"),
                 }
-                _ => {}
             }
-            pos = end;
         }
         if self.legal.is_empty() {
             fail("a request without legal actions");
@@ -729,6 +735,7 @@ enum Head {
 }
 
 /// `n` big-endian bytes at `pos`, or None when the buffer ends first.
+#[inline]
 fn be(buf: &[u8], pos: usize, n: usize) -> Option<u64> {
     let bytes = buf.get(pos..pos + n)?;
     Some(bytes.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64))
@@ -736,6 +743,7 @@ fn be(buf: &[u8], pos: usize, n: usize) -> Option<u64> {
 
 /// The header of the value at `pos` and the position after the header; Ok(None) when the buffer ends first; an error
 /// for a byte that is not msgpack or a length beyond the limit.
+#[inline]
 fn head(buf: &[u8], pos: usize) -> Result<Option<(Head, usize)>, String> {
     use rmp::Marker::*;
     let byte = match buf.get(pos) {
@@ -743,6 +751,14 @@ fn head(buf: &[u8], pos: usize) -> Result<Option<(Head, usize)>, String> {
         None => return Ok(None),
     };
     let at = pos + 1;
+    // The markers most frames are made of, without the call into rmp (not inlined across crates without LTO).
+    match byte {
+        0x00..=0x7f => return Ok(Some((Head::UInt(byte as u64), at))),
+        0x80..=0x8f => return Ok(Some((Head::Map((byte & 0x0f) as usize), at))),
+        0x90..=0x9f => return Ok(Some((Head::Array((byte & 0x0f) as usize), at))),
+        0xa0..=0xbf => return Ok(Some((Head::Str((byte & 0x1f) as usize), at))),
+        _ => {}
+    }
     let sized = |n: usize, make: fn(usize) -> Head| -> Result<Option<(Head, usize)>, String> {
         Ok(match be(buf, at, n) {
             Some(len) if len as usize > MAX_INCOMING => {
