@@ -1,6 +1,6 @@
 """The starter kits' docs show the kits' own files: each kit's ``stubborn`` bot (the nine-line bot of docs/SDK.md in
-its language) is a code block of docs/SDK.md, and each kit's ``lowest`` bot is a code block of its README, character
-for character; the README's commands build what its kit.json builds and check a bot its kit.json names."""
+its language) is a code block of docs/SDK.md, and each kit's ``lowest`` and ``thinker`` bots are code blocks of its
+README, character for character; the README's commands build what its kit.json builds and check a bot its kit.json names."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 KITS = ROOT / "bots" / "kits"
 FENCE = re.compile(r"^```[a-z+]*\n(.*?)^```$", re.S | re.M)
 
-#: per kit: the file of its nine-line bot and of its lowest bot
-SOURCES = {"cpp": ("bots/stubborn.cpp", "bots/lowest.cpp"), "c": ("bots/stubborn.c", "bots/lowest.c"),
-           "rust": ("src/bin/stubborn.rs", "src/bin/lowest.rs")}
+#: per kit: the file of its nine-line bot, of its lowest bot and of its thinker (the clock)
+SOURCES = {"cpp": ("bots/stubborn.cpp", "bots/lowest.cpp", "bots/thinker.cpp"),
+           "c": ("bots/stubborn.c", "bots/lowest.c", "bots/thinker.c"),
+           "rust": ("src/bin/stubborn.rs", "src/bin/lowest.rs", "src/bin/thinker.rs")}
 
 
 def blocks(path: Path) -> list[str]:
@@ -25,9 +26,10 @@ def blocks(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("kit", sorted(SOURCES))
 def test_a_kits_examples_are_its_files(kit: str) -> None:
-    stubborn, lowest = SOURCES[kit]
+    stubborn, lowest, thinker = SOURCES[kit]
     assert (KITS / kit / stubborn).read_text(encoding="utf-8") in blocks(ROOT / "docs" / "SDK.md")
-    assert (KITS / kit / lowest).read_text(encoding="utf-8") in blocks(KITS / kit / "README.md")
+    for example in (lowest, thinker):
+        assert (KITS / kit / example).read_text(encoding="utf-8") in blocks(KITS / kit / "README.md"), example
 
 
 @pytest.mark.parametrize("kit", sorted(SOURCES))
