@@ -1,6 +1,7 @@
 """The starter kits' docs show the kits' own files: each kit's ``stubborn`` bot (the nine-line bot of docs/SDK.md in
 its language) is a code block of docs/SDK.md, and each kit's ``lowest`` and ``thinker`` bots are code blocks of its
-README, character for character; the README's commands build what its kit.json builds and check a bot its kit.json names."""
+README, character for character; the README's commands build what its kit.json builds and check a bot its kit.json
+names."""
 
 from __future__ import annotations
 
