@@ -65,6 +65,7 @@ public:
 
     std::size_t size() const;                     // items of an array, entries of a map, else 0
     Value operator[](std::size_t index) const;    // an array's item
+    Value operator[](int index) const { return index < 0 ? Value() : (*this)[static_cast<std::size_t>(index)]; }
     Value operator[](std::string_view key) const; // a map's value for a string key
     Value operator[](const char* key) const { return (*this)[std::string_view(key)]; }
     std::string_view key(std::size_t index) const; // a map's index-th key (empty when not a string)
