@@ -1,5 +1,6 @@
 // The protocol loop of the C++ kit: docs/PROTOCOL.md (version 1) on msgpack-cxx's streaming unpacker.
 #include "referee/bot.hpp"
+#include "referee/msgpack.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -287,8 +288,8 @@ private:
         pk.pack_map(answer.note.empty() ? 3 : 4);
         out_.str("type"), out_.str("action");
         out_.str("id");
-        if (id.object() != nullptr) {
-            pk.pack(*id.object());  // the id unchanged, whatever its width
+        if (object(id) != nullptr) {
+            pk.pack(*object(id));  // the id unchanged, whatever its width
         } else {
             pk.pack_nil();
         }
@@ -377,55 +378,59 @@ std::vector<Card> Action::cards() const {
 
 // ------------------------------------------------------------------------------------------------ values
 
-bool Value::is_nil() const { return object_ == nullptr || object_->type == msgpack::type::NIL; }
-bool Value::is_bool() const { return object_ != nullptr && object_->type == msgpack::type::BOOLEAN; }
+namespace {
+const msgpack::object* obj(const void* object) { return static_cast<const msgpack::object*>(object); }
+}  // namespace
+
+bool Value::is_nil() const { return object_ == nullptr || obj(object_)->type == msgpack::type::NIL; }
+bool Value::is_bool() const { return object_ != nullptr && obj(object_)->type == msgpack::type::BOOLEAN; }
 bool Value::is_int() const {
     return object_ != nullptr &&
-           (object_->type == msgpack::type::POSITIVE_INTEGER || object_->type == msgpack::type::NEGATIVE_INTEGER);
+           (obj(object_)->type == msgpack::type::POSITIVE_INTEGER || obj(object_)->type == msgpack::type::NEGATIVE_INTEGER);
 }
-bool Value::is_str() const { return object_ != nullptr && object_->type == msgpack::type::STR; }
-bool Value::is_array() const { return object_ != nullptr && object_->type == msgpack::type::ARRAY; }
-bool Value::is_map() const { return object_ != nullptr && object_->type == msgpack::type::MAP; }
+bool Value::is_str() const { return object_ != nullptr && obj(object_)->type == msgpack::type::STR; }
+bool Value::is_array() const { return object_ != nullptr && obj(object_)->type == msgpack::type::ARRAY; }
+bool Value::is_map() const { return object_ != nullptr && obj(object_)->type == msgpack::type::MAP; }
 
-bool Value::as_bool(bool otherwise) const { return is_bool() ? object_->via.boolean : otherwise; }
+bool Value::as_bool(bool otherwise) const { return is_bool() ? obj(object_)->via.boolean : otherwise; }
 
 std::int64_t Value::as_int(std::int64_t otherwise) const {
     if (object_ == nullptr) return otherwise;
-    if (object_->type == msgpack::type::NEGATIVE_INTEGER) return object_->via.i64;
-    if (object_->type == msgpack::type::POSITIVE_INTEGER && object_->via.u64 <= INT64_MAX) {
-        return static_cast<std::int64_t>(object_->via.u64);
+    if (obj(object_)->type == msgpack::type::NEGATIVE_INTEGER) return obj(object_)->via.i64;
+    if (obj(object_)->type == msgpack::type::POSITIVE_INTEGER && obj(object_)->via.u64 <= INT64_MAX) {
+        return static_cast<std::int64_t>(obj(object_)->via.u64);
     }
     return otherwise;
 }
 
 std::uint64_t Value::as_uint(std::uint64_t otherwise) const {
-    if (object_ != nullptr && object_->type == msgpack::type::POSITIVE_INTEGER) return object_->via.u64;
+    if (object_ != nullptr && obj(object_)->type == msgpack::type::POSITIVE_INTEGER) return obj(object_)->via.u64;
     return otherwise;
 }
 
 std::string_view Value::as_str(std::string_view otherwise) const {
-    return is_str() ? std::string_view(object_->via.str.ptr, object_->via.str.size) : otherwise;
+    return is_str() ? std::string_view(obj(object_)->via.str.ptr, obj(object_)->via.str.size) : otherwise;
 }
 
 std::size_t Value::size() const {
-    if (is_array()) return object_->via.array.size;
-    if (is_map()) return object_->via.map.size;
+    if (is_array()) return obj(object_)->via.array.size;
+    if (is_map()) return obj(object_)->via.map.size;
     return 0;
 }
 
 Value Value::operator[](std::size_t index) const {
-    return is_array() && index < object_->via.array.size ? Value(&object_->via.array.ptr[index]) : Value();
+    return is_array() && index < obj(object_)->via.array.size ? Value(&obj(object_)->via.array.ptr[index]) : Value();
 }
 
-Value Value::operator[](std::string_view key) const { return object_ ? Value(lookup(*object_, key)) : Value(); }
+Value Value::operator[](std::string_view key) const { return object_ ? Value(lookup(*obj(object_), key)) : Value(); }
 
 std::string_view Value::key(std::size_t index) const {
-    return is_map() && index < object_->via.map.size ? Value(&object_->via.map.ptr[index].key).as_str()
+    return is_map() && index < obj(object_)->via.map.size ? Value(&obj(object_)->via.map.ptr[index].key).as_str()
                                                       : std::string_view();
 }
 
 Value Value::value(std::size_t index) const {
-    return is_map() && index < object_->via.map.size ? Value(&object_->via.map.ptr[index].val) : Value();
+    return is_map() && index < obj(object_)->via.map.size ? Value(&obj(object_)->via.map.ptr[index].val) : Value();
 }
 
 double Deadline::remaining_ms() const {

@@ -17,8 +17,8 @@
 #include <variant>
 #include <vector>
 
-#include <msgpack.hpp>
-
+// msgpack-cxx is not included here (it is slow to compile): a bot that wants its msgpack::object includes
+// "referee/msgpack.hpp".
 namespace referee {
 
 // A card (docs/WIRE.md, Cards): "10D" is rank 10, suit 'D'. Ranks: 2..10, J=11, Q=12, K=13, A=14 for the standard
@@ -49,7 +49,7 @@ struct Action {
 class Value {
 public:
     Value() = default;
-    explicit Value(const msgpack::object* object) : object_(object) {}
+    explicit Value(const void* object) : object_(object) {}  // a const msgpack::object*
 
     bool is_nil() const;  // nil, or absent
     bool is_bool() const;
@@ -71,10 +71,10 @@ public:
     std::string_view key(std::size_t index) const; // a map's index-th key (empty when not a string)
     Value value(std::size_t index) const;          // a map's index-th value
 
-    const msgpack::object* object() const { return object_; }  // the msgpack-cxx object itself, or null
+    const void* raw() const { return object_; }  // the msgpack::object, or null: referee/msgpack.hpp's object()
 
 private:
-    const msgpack::object* object_ = nullptr;
+    const void* object_ = nullptr;
 };
 
 // A request's clock (docs/PROTOCOL.md section 8): deadline_ms is the move limit plus the time bank left; bank_ms the
