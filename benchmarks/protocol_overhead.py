@@ -25,13 +25,21 @@ two sides of the echo. With everything on one core (``taskset -c 0``), wall ≈ 
 The three are measured in interleaved rounds (``--rounds``), so that each sees the same load on a shared machine.
 It also counts how many bot processes the games started (one per bot is the goal: processes are reused).
 
+(e) with ``--kit NAME`` (the bots of a starter kit, bots/kits/NAME/kit.json, built) or ``--bot-argv CMD`` (any program
+    bot), repeatable: the games of (b) again, both seats played by that bot, in the same interleaved rounds as (b), and
+    per request (one decision is one request to one bot) the wall clock and the two bots' CPU against (b)'s Python SDK
+    random bot (issue 38's bound: a kit's bot takes less than twice as long). (c) and (d) are then left out.
+
     taskset -c 0 python benchmarks/protocol_overhead.py [--games 300] [--echo 20000] [--rounds 10]
+    python benchmarks/protocol_overhead.py --kit cpp --kit rust --games 100
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -51,6 +59,28 @@ from referee.transport import ProcessTransport
 
 #: the echo bot (a file, so that a test and the benchmark run the same one)
 ECHO = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "echo.py")
+#: the starter kits (docs/SDK.md), each described by its kit.json
+KITS = Path(__file__).resolve().parents[1] / "bots" / "kits"
+
+#: a program bot measured in (e): its name and how to start it (argv, working directory)
+ProgramBot = tuple[str, list[str], str | None]
+
+
+def kit_bots(name: str) -> list[ProgramBot]:
+    """Every bot of the kit bots/kits/NAME (its kit.json), which must be built: ``NAME-BOT``, its argv, its folder."""
+    folder = KITS / name
+    try:
+        kit = json.loads((folder / "kit.json").read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SystemExit(f"protocol_overhead: no kit {name!r} ({error}); the kits: "
+                         f"{', '.join(sorted(p.parent.name for p in KITS.glob('*/kit.json')))}") from None
+    bots: list[ProgramBot] = []
+    for bot, (first, *rest) in kit["bots"].items():
+        program = str(folder / first) if "/" in first else first
+        if "/" in first and not os.access(program, os.X_OK):
+            raise SystemExit(f"protocol_overhead: {program} is not built: run the build of {folder / 'kit.json'}")
+        bots.append((f"{name}-{bot}", [program, *rest], str(folder)))
+    return bots
 
 
 def sample_request() -> dict:
@@ -204,26 +234,36 @@ def freezing(games: int, rounds: int) -> dict[str, Games] | None:
     return runs
 
 
-def measure(games: int, frames: int, rounds: int) -> tuple[Echo, Echo, Games, list[int]]:
-    """(a), (a') and (b) in ``rounds`` interleaved rounds, so that each sees the same machine (others' work on a
-    shared machine comes and goes: measured one after the other, a ratio would compare two different loads)."""
+def program_bots(argv: list[str], cwd: str | None, name: str) -> list[RemoteBot]:
+    """Two processes of one program bot, for the two seats of a game."""
+    return [RemoteBot(lambda: ProcessTransport(argv, cwd=cwd), name=name) for _ in range(2)]
+
+
+def measure(games: int, frames: int, rounds: int,
+            others: Sequence[ProgramBot] = ()) -> tuple[Echo, Echo, Games, list[int], dict[str, Games]]:
+    """(a), (a') and (b), and (e) for each of ``others``, in ``rounds`` interleaved rounds, so that each sees the same
+    machine (others' work on a shared machine comes and goes: measured one after the other, a ratio would compare
+    two different loads)."""
     echo = ProcessTransport([sys.executable, ECHO])
-    bots = [RemoteBot(lambda: ProcessTransport([sys.executable, "-m", "bots.random"]), name="random")
-            for _ in range(2)]
+    bots = program_bots([sys.executable, "-m", "bots.random"], None, "random")
+    extra = {name: program_bots(argv, cwd, name) for name, argv, cwd in others}
+    everyone = bots + [b for pair in extra.values() for b in pair]
     try:
-        for b in bots:  # started outside the timed loop: process start-up is not a decision's cost
+        for b in everyone:  # started outside the timed loop: process start-up is not a decision's cost
             b.start()
         raw, checked, played = Echo(echo, bare_decoder()), Echo(echo, FrameDecoder(1 << 20).feed), Games(bots)
+        compared = {name: Games(pair) for name, pair in extra.items()}
         for i in range(rounds):
             raw.run(frames // rounds)
             checked.run(frames // rounds)
-            played.run(games // rounds + (i < games % rounds))
+            for run in (played, *compared.values()):
+                run.run(games // rounds + (i < games % rounds))
         starts = [b.starts for b in bots]
     finally:
         echo.close()
-        for b in bots:
+        for b in everyone:
             b.close()
-    return raw, checked, played, starts
+    return raw, checked, played, starts, compared
 
 
 #: (c)'s other side: writes back each byte it reads, one read and one write per round trip, nothing else
@@ -282,8 +322,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games for (b) (default 300)")
     parser.add_argument("--echo", type=int, default=20000, help="round trips for (a) and for (a') (default 20000)")
     parser.add_argument("--rounds", type=int, default=10, help="interleaved rounds of (a), (a') and (b) (default 10)")
+    parser.add_argument("--kit", action="append", default=[], metavar="NAME",
+                        help="(e): also measure the bots of bots/kits/NAME (built) against (b)'s SDK random bot")
+    parser.add_argument("--bot-argv", action="append", default=[], metavar="CMD",
+                        help="(e): also measure the program bot CMD (split like a shell would), likewise")
     args = parser.parse_args()
-    raw_echo, checked_echo, played, starts = measure(args.games, args.echo, max(1, args.rounds))
+    others = [bot for kit in args.kit for bot in kit_bots(kit)]
+    others += [(os.path.basename(shlex.split(cmd)[-1]), shlex.split(cmd), None) for cmd in args.bot_argv]
+    raw_echo, checked_echo, played, starts, compared = measure(args.games, args.echo, max(1, args.rounds), others)
     (raw, raw_own, raw_other), (checked, checked_own, checked_other) = raw_echo.meter.per_unit(), \
         checked_echo.meter.per_unit()
     (per_decision, referee, bots), decisions = played.meter.per_unit(), played.meter.units
@@ -305,6 +351,9 @@ def main() -> None:
               f"the referee alone against the main side of (a): {referee / raw_own:.2f}")
     print(f"bot processes started for {played.seed} games: {sum(starts)} ({' + '.join(map(str, starts))}, "
           f"one per bot)")
+    if compared:
+        print_programs(played, compared)
+        return
     wake = wake_ups(max(1000, args.echo // 4))
     if wake is not None:
         one, two, free = wake["one core"], wake["two cores"], wake["unpinned"]
@@ -315,6 +364,21 @@ def main() -> None:
               f"{_us(per_decision).strip()} µs (one round trip) is at most {saved:.2f}× faster pinned; were every "
               f"unpinned round trip to cross cores (+{_us(two - one).strip()} µs), at most {crossed:.2f}×")
     print_freezing(args.games, max(1, args.rounds))
+
+
+def print_programs(python: Games, compared: dict[str, Games]) -> None:
+    """(e): each program bot against the Python SDK random bot of (b), per request."""
+    base_wall, _, base_bots = python.meter.per_unit()
+    print("(e)  per request (durak, 2 seats, both seats the same bot), against the Python SDK random bot of (b):")
+    print(f"     {'bot':<22} wall µs  referee CPU µs  bots' CPU µs   × the SDK's (wall, bots' CPU)")
+    rows = [("python-sdk-random", python), *compared.items()]
+    for name, run in rows:
+        wall, referee, bots = run.meter.per_unit()
+        cpu = "" if bots is None or not base_bots else f"  ×{bots / base_bots:.2f}"
+        print(f"     {name:<22} {_us(wall)}   {_us(referee)}          {_us(bots)}       ×{wall / base_wall:.2f}{cpu}   "
+              f"({run.meter.units} requests in {run.seed} games)")
+    print("     (the bots' CPU is read from /proc in clock ticks: give it enough --games, a few hundred)")
+    print("     (issue 38's bound: a kit's bot answers in less than twice the time of the SDK's random bot)")
 
 
 def print_freezing(games: int, rounds: int) -> None:

@@ -73,7 +73,8 @@ def workdir(tmp_path: Path) -> Path:
     """Copies of bots/ and tests/, so that an example cannot change the repository's files."""
     for name in ("bots", "tests"):
         shutil.copytree(REPO / name, tmp_path / name, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info", "*.db"))
+                        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info", "*.db",
+                                                      "build", "target"))  # a starter kit built by hand
     return tmp_path
 
 

@@ -9,12 +9,16 @@ A kit describes itself in ``bots/kits/LANG/kit.json``:
 - ``build``: the commands that build it, each an argv list, run in the kit's folder;
 - ``bots``: each bot's name and its argv (run in the kit's folder; a first word with a ``/`` is a path in it).
 
+Each kit is built in a copy of its folder (without its build outputs), so that the repository's tree does not change
+while other tests copy ``bots/`` (the doc examples do), and a kit built by hand is not reused.
+
 Without a program a kit needs, its test is skipped, except under CI (the environment variable ``CI`` is set), where
 it fails: a kit that does not build is a failing test, not a skip (.ci/run installs what the kits need).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -64,6 +68,17 @@ def need(kit: Kit) -> None:
         pytest.skip(message)
 
 
+#: what a kit's build writes in its folder (.gitignore); not copied
+BUILD_OUTPUTS = ("build", "target")
+
+
+def copy(kit: Kit, where: Path) -> Kit:
+    """The kit, in a copy of its folder under ``where``."""
+    folder = where / kit.folder.name
+    shutil.copytree(kit.folder, folder, ignore=shutil.ignore_patterns(*BUILD_OUTPUTS))
+    return dataclasses.replace(kit, folder=folder)
+
+
 def build(kit: Kit) -> None:
     for command in kit.build:
         done = subprocess.run(command, cwd=kit.folder, capture_output=True, text=True, timeout=900, check=False)
@@ -73,6 +88,7 @@ def build(kit: Kit) -> None:
 @pytest.mark.parametrize("kit", kits(), ids=lambda kit: kit.folder.name)
 def test_a_kit_builds_and_its_bots_pass_check_and_play_without_a_fault(kit: Kit, tmp_path: Path) -> None:
     need(kit)
+    kit = copy(kit, tmp_path)
     build(kit)  # one test per kit: its build is not raced by another worker
     assert {"random", "lowest"} <= kit.bots.keys()
     for bot in kit.bots:
