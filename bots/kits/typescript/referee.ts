@@ -1,0 +1,398 @@
+// The TypeScript starter kit for referee bots: write a function, the kit speaks the protocol (docs/PROTOCOL.md, v1).
+//
+//   import { run, type Observation, type Action } from "./referee.js";
+//   function act(observation: Observation, legal: Action[]) {
+//     return legal.find((a) => a.kind === "take") ?? legal[0]!;
+//   }
+//   process.exitCode = await run(act, { name: "stubborn" });
+//
+// run() does the handshake, answers every request with the function's choice (an Action, its text, or an Answer with
+// a note), ignores unknown messages and returns on `bye` or end of input. Stdout carries frames only: console.log and
+// friends are sent to stderr. It mirrors the Python SDK (protocol/sdk.py, docs/SDK.md).
+
+import { decodeMultiStream, encode, type DecoderOptions } from "@msgpack/msgpack";
+
+/** The protocol versions this kit speaks (PROTOCOL.md section 11). */
+export const PROTOCOL_VERSIONS: readonly number[] = [1];
+
+// ------------------------------------------------------------------------------------------------ cards, actions
+
+const FACE: Record<string, number> = { J: 11, Q: 12, K: 13, A: 14 };
+const STANDARD_SUITS = "CDHS";
+const KAZAKI_SUITS = "KRTF";
+
+/** A card: `rank` is numeric (standard deck 2..14 with J=11, Q=12, K=13, A=14; Cossacks-Robbers 0..9). */
+export class Card {
+  private static readonly parsed = new Map<string, Card>();
+
+  private constructor(readonly rank: number, readonly suit: string, readonly text: string) {}
+
+  /** "10D" → Card(10, "D"); the suit is always the last character (WIRE.md, Cards). Throws on anything else. */
+  static parse(text: string): Card {
+    let card = Card.parsed.get(text);
+    if (card === undefined) {
+      const rank = text.slice(0, -1);
+      const suit = text.slice(-1);
+      let value: number | undefined;
+      if (KAZAKI_SUITS.includes(suit) && /^[0-9]$/.test(rank)) value = Number(rank);
+      else if (STANDARD_SUITS.includes(suit) && suit !== "") value = FACE[rank] ?? (/^([2-9]|10)$/.test(rank) ? Number(rank) : undefined);
+      if (value === undefined) throw new Error(`invalid card: ${JSON.stringify(text)}`);
+      card = new Card(value, suit, text);
+      Card.parsed.set(text, card);
+    }
+    return card;
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** An action argument: a card, a number (a seat, a count of tricks) or a suit letter / "none". */
+export type Arg = Card | number | string;
+
+/** One action: `kind` and `args` (WIRE.md, Actions); `text` is its wire form, the string to answer with. */
+export class Action {
+  private static readonly parsed = new Map<string, Action>();
+
+  private constructor(readonly kind: string, readonly args: readonly Arg[], readonly text: string) {}
+
+  /** "defend(7D,8D)" → kind "defend", args [Card 7D, Card 8D]; "take" → kind "take", args []. */
+  static parse(text: string): Action {
+    let action = Action.parsed.get(text);
+    if (action === undefined) {
+      const open = text.indexOf("(");
+      const kind = open < 0 ? text : text.slice(0, open);
+      if (!/^[a-z_]+$/.test(kind) || (open >= 0 && !text.endsWith(")"))) {
+        throw new Error(`invalid action: ${JSON.stringify(text)}`);
+      }
+      const args = open < 0 ? [] : text.slice(open + 1, -1).split(",").map(parseArg);
+      action = new Action(kind, args, text);
+      if (Action.parsed.size < 50_000) Action.parsed.set(text, action);
+    }
+    return action;
+  }
+
+  /** The card arguments, in order. */
+  get cards(): Card[] {
+    return this.args.filter((a): a is Card => a instanceof Card);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+function parseArg(token: string): Arg {
+  if (/^[0-9]+$/.test(token)) return Number(token);
+  if (token === "none" || (token.length === 1 && STANDARD_SUITS.includes(token))) return token;
+  return Card.parse(token);
+}
+
+// ------------------------------------------------------------------------------------------------ what a bot is given
+
+/** A msgpack value as the kit gives it: integers are numbers (bigint only beyond 2^53), maps are plain objects. */
+export type Value = null | boolean | number | bigint | string | Value[] | { [key: string]: Value } | Uint8Array | unknown;
+
+/** An event of the observation (WIRE.md, Events): `type` and the event's own keys. */
+export interface GameEvent {
+  type: string;
+  seat?: number;
+  cards?: string[];
+  card?: string;
+  [key: string]: Value;
+}
+
+/**
+ * The seat's observation, exactly as the request carried it (WIRE.md): the keys every game has are typed here; each
+ * game's own keys are there too (`observation["table"]`). Cards are strings like "10D" (`Card.parse` reads them).
+ */
+export interface Observation {
+  game: string;
+  seat: number;
+  seats: number;
+  phase: string;
+  hand: string[];
+  hand_sizes: number[];
+  /** the trump suit; "none" (no-trump) or null in some games and phases */
+  trump: string | null;
+  events: GameEvent[];
+  [key: string]: Value;
+}
+
+/** The observation of `durak` and `kazaki` (WIRE.md, "The observation (kazaki and durak)"). */
+export interface DurakObservation extends Observation {
+  trump: string;
+  trump_card: string;
+  trump_card_holder: number | null;
+  stock: number;
+  discard: number;
+  active: boolean[];
+  finishing_order: number[][];
+  attacker: number | null;
+  defender: number | null;
+  cap: number | null;
+  priority: number[];
+  table: { card: string; owner: number; cover: string | null; thrown_in: boolean }[];
+  redeals: number;
+  bouts: number;
+}
+
+/**
+ * The clock of one request (PROTOCOL.md section 8). `deadlineMs` is the move limit plus what is left of the time bank,
+ * `bankMs` the bank alone (null from a referee that does not send it), `received` when the kit read the request
+ * (`performance.now()` milliseconds). Keep a margin: the referee's clock started before the kit's.
+ */
+export class Deadline {
+  constructor(readonly deadlineMs: number, readonly bankMs: number | null, readonly received: number) {}
+
+  /** What is left of `deadlineMs` now (or at `now`, a `performance.now()` reading); negative when late. */
+  remainingMs(now: number = performance.now()): number {
+    return this.deadlineMs - (now - this.received);
+  }
+}
+
+/** A game starts (`new_game`, PROTOCOL.md 5.4). `botSeed` is the full unsigned 64-bit seed, as a bigint. */
+export interface GameInfo {
+  game: string;
+  options: Record<string, boolean | number | string>;
+  seat: number;
+  seats: number;
+  teams: number[][] | null;
+  botSeed: bigint;
+  gameNo: number;
+}
+
+/** One request: the seat, the legal actions (canonical order, never empty), the observation and the clock. */
+export interface Decision {
+  seat: number;
+  legal: Action[];
+  observation: Observation;
+  deadline: Deadline | null;
+}
+
+/** An action with a note on why (the reply's `debug`, PROTOCOL.md 5.6): the replay shows it beside the decision. */
+export class Answer {
+  constructor(readonly action: Action | string, readonly note: string) {}
+}
+
+/** What a bot answers: one of the legal actions, its text, or an Answer. */
+export type Choice = Action | string | Answer;
+
+/** A bot as an object, for one that keeps state (its own random generator, what it learnt). */
+export interface Bot {
+  readonly name: string;
+  newGame?(info: GameInfo): void;
+  act(decision: Decision): Choice;
+  gameOver?(result: Record<string, Value>): void;
+  close?(): void;
+}
+
+/** What the bot's hello declares it plays (PROTOCOL.md 5.2); absent or null: anything. */
+export interface Declared {
+  games?: string[] | null;
+  seats?: number[];
+  options?: Record<string, Record<string, (boolean | number | string)[]>>;
+}
+
+// ------------------------------------------------------------------------------------------------ a seeded generator
+
+/** A small seeded random generator (splitmix64 → xoshiro128**), so that a bot plays the same game the same way. */
+export class Rng {
+  private s: Uint32Array;
+
+  constructor(seed: bigint | number) {
+    let x = BigInt.asUintN(64, BigInt(seed));
+    const words: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      x = BigInt.asUintN(64, x + 0x9e3779b97f4a7c15n);
+      let z = x;
+      z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
+      z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
+      z ^= z >> 31n;
+      words.push(Number(z & 0xffffffffn), Number(z >> 32n));
+    }
+    this.s = Uint32Array.from(words);
+    if (this.s.every((w) => w === 0)) this.s[0] = 1;
+  }
+
+  /** A uniform 32-bit unsigned integer. */
+  next(): number {
+    const s = this.s as unknown as [number, number, number, number];
+    const result = Math.imul(rotl(Math.imul(s[1], 5), 7), 9) >>> 0;
+    const t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 11);
+    return result;
+  }
+
+  /** A uniform integer in [0, n), n ≥ 1. */
+  below(n: number): number {
+    return Math.floor((this.next() / 4294967296) * n);
+  }
+
+  /** One item of a non-empty array. */
+  choice<T>(items: readonly T[]): T {
+    return items[this.below(items.length)]!;
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return ((x << k) | (x >>> (32 - k))) >>> 0;
+}
+
+// ------------------------------------------------------------------------------------------------ the protocol
+
+const MAX_INCOMING = 16 * 1024 * 1024; // referee frames are far smaller (PROTOCOL.md section 4)
+// bot_seed and request ids need 64-bit integers: decoded as bigint, then turned into numbers where that is exact.
+const decoding: DecoderOptions = {
+  useBigInt64: true, maxStrLength: MAX_INCOMING, maxBinLength: MAX_INCOMING, maxArrayLength: MAX_INCOMING,
+  maxMapLength: MAX_INCOMING, maxExtLength: MAX_INCOMING,
+};
+const encoding = { useBigInt64: true };
+
+/** Integers as numbers where that is exact, recursively (msgpack int64/uint64 encodings come as bigint). */
+function plain(value: unknown): Value {
+  if (typeof value === "bigint") {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = plain(value[i]);
+    return value;
+  }
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = plain(record[key]);
+  }
+  return value;
+}
+
+function int(value: unknown, otherwise: number): number {
+  return typeof value === "number" && Number.isInteger(value) ? value : typeof value === "bigint" ? Number(value) : otherwise;
+}
+
+/** Log a line on stderr (stdout is the protocol's). */
+export function log(...args: unknown[]): void {
+  console.error(...args);
+}
+
+class FunctionBot implements Bot {
+  constructor(
+    readonly name: string,
+    private readonly fn: (observation: Observation, legal: Action[], deadline: Deadline | null) => Choice,
+  ) {}
+
+  act(decision: Decision): Choice {
+    return this.fn(decision.observation, decision.legal, decision.deadline);
+  }
+}
+
+/**
+ * Run a bot given as a function `act(observation, legal, deadline)` until the referee is done. `name` is the name of
+ * its hello; `games`, `seats` and `options` what it declares it plays (PROTOCOL.md 5.2; absent: anything).
+ * Resolves to the exit status: 0, or 2 when the referee offers no protocol version this kit speaks.
+ */
+export function run(
+  act: (observation: Observation, legal: Action[], deadline: Deadline | null) => Choice,
+  declared: Declared & { name: string },
+): Promise<number> {
+  return runBot(new FunctionBot(declared.name, act), declared);
+}
+
+/** Serve the referee on stdin/stdout with a bot object; resolves to the exit status, as `run`. */
+export async function runBot(bot: Bot, declared: Declared = {}): Promise<number> {
+  // Nothing but frames may reach stdout (PROTOCOL.md section 2): every console method writes to stderr.
+  console.log = console.info = console.debug = console.error;
+  // The referee closes the pipe when it is done with us: a failed write just means we should go.
+  process.stdout.on("error", () => process.exit(0));
+  const send = (message: Record<string, unknown>): void => {
+    process.stdout.write(encode(message, encoding)); // synchronous on a pipe (Linux): nothing to flush
+  };
+  const hello: Record<string, unknown> = { games: declared.games ?? null };
+  if (declared.seats !== undefined) hello["seats"] = declared.seats;
+  if (declared.options !== undefined) hello["options"] = declared.options;
+
+  let seat = 0;
+  const frames = decodeMultiStream(process.stdin, decoding);
+  for (;;) {
+    let next: IteratorResult<unknown>;
+    try {
+      next = await frames.next();
+    } catch (error) {
+      // Bytes that are not msgpack (or input that ends inside a frame): nothing sensible can follow.
+      log(`referee bot kit: bad data from the referee: ${error instanceof Error ? error.message : String(error)}`);
+      return finish(1);
+    }
+    if (next.done) return finish(0); // end of input: the referee is gone
+    const frame = next.value;
+    if (frame === null || typeof frame !== "object" || Array.isArray(frame) || frame instanceof Uint8Array) {
+      log(`referee bot kit: expected a msgpack map from the referee, got ${Array.isArray(frame) ? "an array" : typeof frame}`);
+      return finish(1);
+    }
+    const message = frame as Record<string, unknown>;
+    switch (message["type"]) {
+      case "request": {
+        const received = performance.now();
+        const texts = Array.isArray(message["legal"]) ? (message["legal"] as unknown[]).map(String) : [];
+        const deadlineMs = message["deadline_ms"];
+        const bankMs = message["bank_ms"];
+        const deadline = typeof deadlineMs === "number" || typeof deadlineMs === "bigint"
+          ? new Deadline(Number(deadlineMs), typeof bankMs === "number" || typeof bankMs === "bigint" ? Number(bankMs) : null, received)
+          : null;
+        const observation = plain(message["observation"] ?? {}) as Observation;
+        const choice = bot.act({ seat, legal: texts.map(Action.parse), observation, deadline });
+        const action = choice instanceof Answer ? choice.action : choice;
+        const reply: Record<string, unknown> = { type: "action", id: message["id"], action: String(action) };
+        if (choice instanceof Answer && choice.note) reply["debug"] = String(choice.note);
+        send(reply);
+        break;
+      }
+      case "new_game": {
+        seat = int(message["seat"], 0);
+        const seed = message["bot_seed"];
+        const teams = message["teams"];
+        bot.newGame?.({
+          game: String(message["game"]),
+          options: (plain(message["options"] ?? {}) ?? {}) as GameInfo["options"],
+          seat,
+          seats: int(message["seats"], 0),
+          teams: Array.isArray(teams) ? (plain(teams) as number[][]) : null,
+          botSeed: typeof seed === "bigint" ? seed : typeof seed === "number" ? BigInt(seed) : 0n,
+          gameNo: int(message["game_no"], 0),
+        });
+        break;
+      }
+      case "game_over":
+        bot.gameOver?.((plain(message["result"] ?? {}) ?? {}) as Record<string, Value>);
+        break;
+      case "hello": {
+        const versions = Array.isArray(message["versions"]) ? (message["versions"] as unknown[]) : [];
+        const common = versions.map((v) => int(v, -1)).filter((v) => PROTOCOL_VERSIONS.includes(v));
+        if (common.length === 0) {
+          const text = `no common protocol version (I speak ${JSON.stringify(PROTOCOL_VERSIONS)}, offered ${
+            JSON.stringify(versions, (_, v) => (typeof v === "bigint" ? String(v) : v))})`;
+          log(text);
+          send({ type: "error", message: text });
+          return finish(2);
+        }
+        send({ type: "hello", version: Math.max(...common), name: bot.name, ...hello });
+        break;
+      }
+      case "bye":
+        bot.close?.();
+        return finish(0);
+      default:
+        break; // unknown message types are ignored (PROTOCOL.md section 6)
+    }
+  }
+}
+
+/** Stop reading stdin so that the process can end, and give back the exit status. */
+function finish(status: number): number {
+  process.stdin.destroy();
+  return status;
+}
