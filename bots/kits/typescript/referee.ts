@@ -10,7 +10,7 @@
 // a note), ignores unknown messages and returns on `bye` or end of input. Stdout carries frames only: console.log and
 // friends are sent to stderr. It mirrors the Python SDK (protocol/sdk.py, docs/SDK.md).
 
-import { decodeMultiStream, encode, type DecoderOptions } from "@msgpack/msgpack";
+import { Decoder, Encoder, type DecoderOptions } from "@msgpack/msgpack";
 
 /** The protocol versions this kit speaks (PROTOCOL.md section 11). */
 export const PROTOCOL_VERSIONS: readonly number[] = [1];
@@ -304,52 +304,40 @@ export function run(
 }
 
 /** Serve the referee on stdin/stdout with a bot object; resolves to the exit status, as `run`. */
-export async function runBot(bot: Bot, declared: Declared = {}): Promise<number> {
+export function runBot(bot: Bot, declared: Declared = {}): Promise<number> {
   // Nothing but frames may reach stdout (PROTOCOL.md section 2): every console method writes to stderr.
   console.log = console.info = console.debug = console.error;
   // The referee closes the pipe when it is done with us: a failed write just means we should go.
   process.stdout.on("error", () => process.exit(0));
+  const encoder = new Encoder(encoding);
+  const decoder = new Decoder(decoding);
   const send = (message: Record<string, unknown>): void => {
-    process.stdout.write(encode(message, encoding)); // synchronous on a pipe (Linux): nothing to flush
+    process.stdout.write(encoder.encode(message)); // one write per frame, synchronous on a pipe: nothing to flush
   };
   const hello: Record<string, unknown> = { games: declared.games ?? null };
   if (declared.seats !== undefined) hello["seats"] = declared.seats;
   if (declared.options !== undefined) hello["options"] = declared.options;
-
   let seat = 0;
-  const frames = decodeMultiStream(process.stdin, decoding);
-  for (;;) {
-    let next: IteratorResult<unknown>;
-    try {
-      next = await frames.next();
-    } catch (error) {
-      // Bytes that are not msgpack (or input that ends inside a frame): nothing sensible can follow.
-      log(`referee bot kit: bad data from the referee: ${error instanceof Error ? error.message : String(error)}`);
-      return finish(1);
-    }
-    if (next.done) return finish(0); // end of input: the referee is gone
-    const frame = next.value;
-    if (frame === null || typeof frame !== "object" || Array.isArray(frame) || frame instanceof Uint8Array) {
-      log(`referee bot kit: expected a msgpack map from the referee, got ${Array.isArray(frame) ? "an array" : typeof frame}`);
-      return finish(1);
-    }
-    const message = frame as Record<string, unknown>;
+
+  /** One message from the referee; an exit status when the conversation is over. */
+  const handle = (message: Record<string, unknown>): number | undefined => {
     switch (message["type"]) {
       case "request": {
         const received = performance.now();
-        const texts = Array.isArray(message["legal"]) ? (message["legal"] as unknown[]).map(String) : [];
+        const texts = Array.isArray(message["legal"]) ? (message["legal"] as unknown[]) : [];
+        const legal = texts.map((text) => Action.parse(String(text)));
         const deadlineMs = message["deadline_ms"];
         const bankMs = message["bank_ms"];
         const deadline = typeof deadlineMs === "number" || typeof deadlineMs === "bigint"
           ? new Deadline(Number(deadlineMs), typeof bankMs === "number" || typeof bankMs === "bigint" ? Number(bankMs) : null, received)
           : null;
         const observation = plain(message["observation"] ?? {}) as Observation;
-        const choice = bot.act({ seat, legal: texts.map(Action.parse), observation, deadline });
+        const choice = bot.act({ seat, legal, observation, deadline });
         const action = choice instanceof Answer ? choice.action : choice;
         const reply: Record<string, unknown> = { type: "action", id: message["id"], action: String(action) };
         if (choice instanceof Answer && choice.note) reply["debug"] = String(choice.note);
         send(reply);
-        break;
+        return undefined;
       }
       case "new_game": {
         seat = int(message["seat"], 0);
@@ -364,11 +352,11 @@ export async function runBot(bot: Bot, declared: Declared = {}): Promise<number>
           botSeed: typeof seed === "bigint" ? seed : typeof seed === "number" ? BigInt(seed) : 0n,
           gameNo: int(message["game_no"], 0),
         });
-        break;
+        return undefined;
       }
       case "game_over":
         bot.gameOver?.((plain(message["result"] ?? {}) ?? {}) as Record<string, Value>);
-        break;
+        return undefined;
       case "hello": {
         const versions = Array.isArray(message["versions"]) ? (message["versions"] as unknown[]) : [];
         const common = versions.map((v) => int(v, -1)).filter((v) => PROTOCOL_VERSIONS.includes(v));
@@ -377,22 +365,113 @@ export async function runBot(bot: Bot, declared: Declared = {}): Promise<number>
             JSON.stringify(versions, (_, v) => (typeof v === "bigint" ? String(v) : v))})`;
           log(text);
           send({ type: "error", message: text });
-          return finish(2);
+          return 2;
         }
         send({ type: "hello", version: Math.max(...common), name: bot.name, ...hello });
-        break;
+        return undefined;
       }
       case "bye":
         bot.close?.();
-        return finish(0);
+        return 0;
       default:
-        break; // unknown message types are ignored (PROTOCOL.md section 6)
+        return undefined; // unknown message types are ignored (PROTOCOL.md section 6)
     }
-  }
+  };
+
+  return new Promise((resolve) => {
+    let pending = new Uint8Array(0); // bytes of a frame not complete yet
+    const finish = (status: number): void => {
+      process.stdin.removeAllListeners("data");
+      process.stdin.destroy(); // stop reading, so that the process can end
+      resolve(status);
+    };
+    process.stdin.on("data", (chunk: Buffer) => {
+      let bytes: Uint8Array = chunk;
+      if (pending.length > 0) {
+        bytes = new Uint8Array(pending.length + chunk.length);
+        bytes.set(pending);
+        bytes.set(chunk, pending.length);
+      }
+      let start = 0;
+      for (;;) {
+        const end = frameEnd(bytes, start);
+        if (end < 0) break;
+        let frame: unknown;
+        try {
+          frame = decoder.decode(bytes.subarray(start, end));
+        } catch (error) {
+          log(`referee bot kit: bad data from the referee: ${error instanceof Error ? error.message : String(error)}`);
+          return finish(1);
+        }
+        start = end;
+        if (frame === null || typeof frame !== "object" || Array.isArray(frame) || frame instanceof Uint8Array) {
+          log(`referee bot kit: expected a msgpack map from the referee, got ${Array.isArray(frame) ? "an array" : typeof frame}`);
+          return finish(1);
+        }
+        const status = handle(frame as Record<string, unknown>);
+        if (status !== undefined) return finish(status);
+      }
+      pending = bytes.slice(start);
+      if (pending.length > MAX_INCOMING) {
+        log(`referee bot kit: bad data from the referee: a frame larger than ${MAX_INCOMING} bytes`);
+        finish(1);
+      }
+    });
+    process.stdin.on("end", () => finish(0)); // end of input: the referee is gone
+    process.stdin.on("error", () => finish(0));
+  });
 }
 
-/** Stop reading stdin so that the process can end, and give back the exit status. */
-function finish(status: number): number {
-  process.stdin.destroy();
-  return status;
+/**
+ * Where the msgpack value that starts at `start` ends, or -1 when `bytes` holds only part of it. msgpack says the
+ * length of everything, so a frame's end is found from its headers alone; the library then decodes exactly that
+ * frame, with no attempt on a part of one. A byte that starts no value (0xc1) ends the frame there, for the decoder
+ * to refuse.
+ */
+export function frameEnd(bytes: Uint8Array, start: number): number {
+  const n = bytes.length;
+  let pos = start;
+  let values = 1; // values still to pass over
+  const size = (at: number, width: number): number => {
+    // a big-endian length of `width` bytes at `at`, or -1 when it has not arrived
+    if (at + width > n) return -1;
+    let length = 0;
+    for (let i = 0; i < width; i++) length = length * 256 + bytes[at + i]!;
+    return length;
+  };
+  while (values > 0) {
+    if (pos >= n) return -1;
+    const head = bytes[pos++]!;
+    values--;
+    if (head <= 0x7f || head >= 0xe0 || head === 0xc0 || head === 0xc2 || head === 0xc3) continue;
+    if (head <= 0x8f) { values += 2 * (head & 0x0f); continue; } // fixmap
+    if (head <= 0x9f) { values += head & 0x0f; continue; } // fixarray
+    if (head <= 0xbf) { pos += head & 0x1f; continue; } // fixstr
+    let length: number;
+    switch (head) {
+      case 0xcc: case 0xd0: pos += 1; continue;
+      case 0xcd: case 0xd1: pos += 2; continue;
+      case 0xca: case 0xce: case 0xd2: pos += 4; continue;
+      case 0xcb: case 0xcf: case 0xd3: pos += 8; continue;
+      case 0xd4: pos += 2; continue; // fixext 1, 2, 4, 8, 16: a type byte and the data
+      case 0xd5: pos += 3; continue;
+      case 0xd6: pos += 5; continue;
+      case 0xd7: pos += 9; continue;
+      case 0xd8: pos += 17; continue;
+      case 0xc4: case 0xd9: length = size(pos, 1); pos += 1; break; // bin8, str8
+      case 0xc5: case 0xda: length = size(pos, 2); pos += 2; break; // bin16, str16
+      case 0xc6: case 0xdb: length = size(pos, 4); pos += 4; break; // bin32, str32
+      case 0xc7: length = size(pos, 1); pos += 2; break; // ext8: the length, then a type byte
+      case 0xc8: length = size(pos, 2); pos += 3; break;
+      case 0xc9: length = size(pos, 4); pos += 5; break;
+      case 0xdc: length = size(pos, 2); if (length < 0) return -1; pos += 2; values += length; continue; // array16
+      case 0xdd: length = size(pos, 4); if (length < 0) return -1; pos += 4; values += length; continue; // array32
+      case 0xde: length = size(pos, 2); if (length < 0) return -1; pos += 2; values += 2 * length; continue; // map16
+      case 0xdf: length = size(pos, 4); if (length < 0) return -1; pos += 4; values += 2 * length; continue; // map32
+      default: return pos; // 0xc1: never used
+    }
+    if (length < 0) return -1;
+    pos += length;
+  }
+  return pos <= n ? pos : -1;
 }
