@@ -10,6 +10,8 @@
 // a note), ignores unknown messages and returns on `bye` or end of input. Stdout carries frames only: console.log and
 // friends are sent to stderr. It mirrors the Python SDK (protocol/sdk.py, docs/SDK.md).
 
+import { readSync, writeSync } from "node:fs";
+
 import { Decoder, Encoder, type DecoderOptions } from "@msgpack/msgpack";
 
 /** The protocol versions this kit speaks (PROTOCOL.md section 11). */
@@ -307,12 +309,12 @@ export function run(
 export function runBot(bot: Bot, declared: Declared = {}): Promise<number> {
   // Nothing but frames may reach stdout (PROTOCOL.md section 2): every console method writes to stderr.
   console.log = console.info = console.debug = console.error;
-  // The referee closes the pipe when it is done with us: a failed write just means we should go.
-  process.stdout.on("error", () => process.exit(0));
   const encoder = new Encoder(encoding);
   const decoder = new Decoder(decoding);
   const send = (message: Record<string, unknown>): void => {
-    process.stdout.write(encoder.encode(message)); // one write per frame, synchronous on a pipe: nothing to flush
+    // One write per frame, straight to the file descriptor: nothing to flush. A referee that closed our stdout is
+    // done with us: go.
+    if (!writeFrame(encoder.encode(message))) process.exit(0);
   };
   const hello: Record<string, unknown> = { games: declared.games ?? null };
   if (declared.seats !== undefined) hello["seats"] = declared.seats;
@@ -378,48 +380,76 @@ export function runBot(bot: Bot, declared: Declared = {}): Promise<number> {
     }
   };
 
-  return new Promise((resolve) => {
-    let pending = new Uint8Array(0); // bytes of a frame not complete yet
-    const finish = (status: number): void => {
-      process.stdin.removeAllListeners("data");
-      process.stdin.destroy(); // stop reading, so that the process can end
-      resolve(status);
-    };
-    process.stdin.on("data", (chunk: Buffer) => {
-      let bytes: Uint8Array = chunk;
-      if (pending.length > 0) {
-        bytes = new Uint8Array(pending.length + chunk.length);
-        bytes.set(pending);
-        bytes.set(chunk, pending.length);
+  // Blocking reads and writes on the file descriptors, as the Python SDK does: a bot answers one request at a time,
+  // and the event loop would only add work between the bytes and the bot.
+  const chunk = new Uint8Array(1 << 16);
+  let pending = new Uint8Array(0); // bytes of a frame not complete yet
+  for (;;) {
+    const got = readChunk(chunk);
+    if (got === 0) return Promise.resolve(0); // end of input: the referee is gone
+    let bytes = chunk.subarray(0, got);
+    if (pending.length > 0) {
+      const joined = new Uint8Array(pending.length + got);
+      joined.set(pending);
+      joined.set(bytes, pending.length);
+      bytes = joined;
+    }
+    let start = 0;
+    for (;;) {
+      const end = frameEnd(bytes, start);
+      if (end < 0) break;
+      let frame: unknown;
+      try {
+        frame = decoder.decode(bytes.subarray(start, end));
+      } catch (error) {
+        log(`referee bot kit: bad data from the referee: ${error instanceof Error ? error.message : String(error)}`);
+        return Promise.resolve(1);
       }
-      let start = 0;
-      for (;;) {
-        const end = frameEnd(bytes, start);
-        if (end < 0) break;
-        let frame: unknown;
-        try {
-          frame = decoder.decode(bytes.subarray(start, end));
-        } catch (error) {
-          log(`referee bot kit: bad data from the referee: ${error instanceof Error ? error.message : String(error)}`);
-          return finish(1);
-        }
-        start = end;
-        if (frame === null || typeof frame !== "object" || Array.isArray(frame) || frame instanceof Uint8Array) {
-          log(`referee bot kit: expected a msgpack map from the referee, got ${Array.isArray(frame) ? "an array" : typeof frame}`);
-          return finish(1);
-        }
-        const status = handle(frame as Record<string, unknown>);
-        if (status !== undefined) return finish(status);
+      start = end;
+      if (frame === null || typeof frame !== "object" || Array.isArray(frame) || frame instanceof Uint8Array) {
+        log(`referee bot kit: expected a msgpack map from the referee, got ${Array.isArray(frame) ? "an array" : typeof frame}`);
+        return Promise.resolve(1);
       }
-      pending = bytes.slice(start);
-      if (pending.length > MAX_INCOMING) {
-        log(`referee bot kit: bad data from the referee: a frame larger than ${MAX_INCOMING} bytes`);
-        finish(1);
-      }
-    });
-    process.stdin.on("end", () => finish(0)); // end of input: the referee is gone
-    process.stdin.on("error", () => finish(0));
-  });
+      const status = handle(frame as Record<string, unknown>);
+      if (status !== undefined) return Promise.resolve(status);
+    }
+    pending = bytes.slice(start); // a copy: `chunk` is read into again
+    if (pending.length > MAX_INCOMING) {
+      log(`referee bot kit: bad data from the referee: a frame larger than ${MAX_INCOMING} bytes`);
+      return Promise.resolve(1);
+    }
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Read what stdin has (blocking); 0 at its end. A non-blocking stdin that has nothing yet is waited for. */
+function readChunk(into: Uint8Array): number {
+  for (;;) {
+    try {
+      return readSync(0, into, 0, into.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") Atomics.wait(pause, 0, 0, 1); // 1 ms, then again
+      else if (code === "EOF" || code === "EPIPE" || code === "ECONNRESET") return 0;
+      else throw error;
+    }
+  }
+}
+
+/** Write a whole frame on stdout (blocking); false when the referee has closed it. */
+function writeFrame(bytes: Uint8Array): boolean {
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(1, bytes, done, bytes.length - done);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") Atomics.wait(pause, 0, 0, 1);
+      else return false;
+    }
+  }
+  return true;
 }
 
 /**
