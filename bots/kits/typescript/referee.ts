@@ -31,6 +31,13 @@ export class Card {
 
   /** "10D" → Card(10, "D"); the suit is always the last character (WIRE.md, Cards). Throws on anything else. */
   static parse(text: string): Card {
+    const card = Card.tryParse(text);
+    if (card === undefined) throw new Error(`invalid card: ${JSON.stringify(text)}`);
+    return card;
+  }
+
+  /** The card `text` is, or undefined when it is none. */
+  static tryParse(text: string): Card | undefined {
     let card = Card.parsed.get(text);
     if (card === undefined) {
       const rank = text.slice(0, -1);
@@ -38,7 +45,7 @@ export class Card {
       let value: number | undefined;
       if (KAZAKI_SUITS.includes(suit) && /^[0-9]$/.test(rank)) value = Number(rank);
       else if (STANDARD_SUITS.includes(suit) && suit !== "") value = FACE[rank] ?? (/^([2-9]|10)$/.test(rank) ? Number(rank) : undefined);
-      if (value === undefined) throw new Error(`invalid card: ${JSON.stringify(text)}`);
+      if (value === undefined) return undefined;
       card = new Card(value, suit, text);
       Card.parsed.set(text, card);
     }
@@ -57,27 +64,28 @@ export type Arg = Card | number | string;
 export class Action {
   private static readonly parsed = new Map<string, Action>();
 
-  private constructor(readonly kind: string, readonly args: readonly Arg[], readonly text: string) {}
+  /** The card arguments, in order. */
+  readonly cards: readonly Card[];
 
-  /** "defend(7D,8D)" → kind "defend", args [Card 7D, Card 8D]; "take" → kind "take", args []. */
+  private constructor(readonly kind: string, readonly args: readonly Arg[], readonly text: string) {
+    this.cards = args.filter((a): a is Card => a instanceof Card);
+  }
+
+  /**
+   * "defend(7D,8D)" → kind "defend", args [Card 7D, Card 8D]; "take" → kind "take", args []. An argument that is no
+   * card, number or suit stays a string, and a text not of the form kind(args) is an action of that kind without
+   * arguments: a future action parses, and a bot can still answer with its text.
+   */
   static parse(text: string): Action {
     let action = Action.parsed.get(text);
     if (action === undefined) {
       const open = text.indexOf("(");
-      const kind = open < 0 ? text : text.slice(0, open);
-      if (!/^[a-z_]+$/.test(kind) || (open >= 0 && !text.endsWith(")"))) {
-        throw new Error(`invalid action: ${JSON.stringify(text)}`);
-      }
-      const args = open < 0 ? [] : text.slice(open + 1, -1).split(",").map(parseArg);
-      action = new Action(kind, args, text);
+      action = open > 0 && text.endsWith(")")
+        ? new Action(text.slice(0, open), text.slice(open + 1, -1).split(",").map(parseArg), text)
+        : new Action(text, [], text);
       if (Action.parsed.size < 50_000) Action.parsed.set(text, action);
     }
     return action;
-  }
-
-  /** The card arguments, in order. */
-  get cards(): Card[] {
-    return this.args.filter((a): a is Card => a instanceof Card);
   }
 
   toString(): string {
@@ -88,7 +96,7 @@ export class Action {
 function parseArg(token: string): Arg {
   if (/^[0-9]+$/.test(token)) return Number(token);
   if (token === "none" || (token.length === 1 && STANDARD_SUITS.includes(token))) return token;
-  return Card.parse(token);
+  return Card.tryParse(token) ?? token;
 }
 
 // ------------------------------------------------------------------------------------------------ what a bot is given

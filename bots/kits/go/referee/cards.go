@@ -60,16 +60,15 @@ func (a Action) Int(i int) (int, bool) {
 
 var parsedActions = map[string]Action{} // action texts repeat from request to request: each is parsed once
 
-// ParseAction reads an action's text form.
-func ParseAction(text string) (Action, error) {
+// ParseAction reads an action's text form. An argument that is no card stays in Args only, and a text not of the
+// form kind(args) is an action of that kind without arguments: a future action parses, and a bot can still answer
+// with its Text.
+func ParseAction(text string) Action {
 	if action, ok := parsedActions[text]; ok {
-		return action, nil
+		return action
 	}
 	action := Action{Text: text, Kind: text}
-	if open := strings.IndexByte(text, '('); open >= 0 {
-		if !strings.HasSuffix(text, ")") || open+2 > len(text)-1 {
-			return Action{}, fmt.Errorf("invalid action: %q", text)
-		}
+	if open := strings.IndexByte(text, '('); open > 0 && strings.HasSuffix(text, ")") {
 		action.Kind = text[:open]
 		action.Args = strings.Split(text[open+1:len(text)-1], ",")
 		for _, arg := range action.Args {
@@ -78,11 +77,8 @@ func ParseAction(text string) (Action, error) {
 			}
 		}
 	}
-	if action.Kind == "" || strings.Trim(action.Kind, "abcdefghijklmnopqrstuvwxyz_") != "" {
-		return Action{}, fmt.Errorf("invalid action: %q", text)
-	}
 	if len(parsedActions) < 50000 {
 		parsedActions[text] = action
 	}
-	return action, nil
+	return action
 }

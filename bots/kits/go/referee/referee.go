@@ -149,11 +149,7 @@ func Serve(bot Bot, declared Declared, in io.Reader, out io.Writer) int {
 			texts := List(message["legal"])
 			legal := make([]Action, 0, len(texts))
 			for _, text := range texts {
-				action, err := ParseAction(Str(text))
-				if err != nil {
-					action = Action{Text: Str(text), Kind: Str(text)}
-				}
-				legal = append(legal, action)
+				legal = append(legal, ParseAction(Str(text)))
 			}
 			var deadline *Deadline
 			if ms, ok := Int(message["deadline_ms"]); ok {

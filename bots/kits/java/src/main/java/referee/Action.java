@@ -24,7 +24,10 @@ public final class Action implements Choice {
         this.cards = cards;
     }
 
-    /** Reads an action's text form; throws IllegalArgumentException on anything else. */
+    /**
+     * Reads an action's text form. An argument that is no card stays text, and a text not of the form kind(args) is
+     * an action of that kind without arguments: a future action parses, and a bot can still answer with its text.
+     */
     public static Action parse(String text) {
         Action action = PARSED.get(text);
         if (action == null) {
@@ -38,19 +41,17 @@ public final class Action implements Choice {
 
     private static Action read(String text) {
         int open = text.indexOf('(');
-        String kind = open < 0 ? text : text.substring(0, open);
-        if (kind.isEmpty() || !kind.chars().allMatch(c -> (c >= 'a' && c <= 'z') || c == '_')
-                || (open >= 0 && (!text.endsWith(")") || open + 2 > text.length() - 1))) {
-            throw new IllegalArgumentException("invalid action: " + text);
+        if (open <= 0 || !text.endsWith(")")) {
+            return new Action(text, text, List.of(), List.of());
         }
-        List<String> args = open < 0 ? List.of() : List.of(text.substring(open + 1, text.length() - 1).split(",", -1));
+        List<String> args = List.of(text.substring(open + 1, text.length() - 1).split(",", -1));
         List<Card> cards = new ArrayList<>();
         for (String arg : args) {
             if (Card.isCard(arg)) {
                 cards.add(Card.parse(arg));
             }
         }
-        return new Action(text, kind, args, List.copyOf(cards));
+        return new Action(text, text.substring(0, open), args, List.copyOf(cards));
     }
 
     /** The wire form, like "defend(7D,8D)". */
