@@ -12,7 +12,7 @@
 
 import { readSync, writeSync } from "node:fs";
 
-import { Decoder, Encoder, type DecoderOptions } from "@msgpack/msgpack";
+import { Decoder, Encoder, ExtData, type DecoderOptions } from "@msgpack/msgpack";
 
 /** The protocol versions this kit speaks (PROTOCOL.md section 11). */
 export const PROTOCOL_VERSIONS: readonly number[] = [1];
@@ -44,7 +44,9 @@ export class Card {
       const suit = text.slice(-1);
       let value: number | undefined;
       if (KAZAKI_SUITS.includes(suit) && /^[0-9]$/.test(rank)) value = Number(rank);
-      else if (STANDARD_SUITS.includes(suit) && suit !== "") value = FACE[rank] ?? (/^([2-9]|10)$/.test(rank) ? Number(rank) : undefined);
+      else if (STANDARD_SUITS.includes(suit) && suit !== "") {
+        value = FACE[rank] ?? (/^([2-9]|10)$/.test(rank) ? Number(rank) : undefined);
+      }
       if (value === undefined) return undefined;
       card = new Card(value, suit, text);
       Card.parsed.set(text, card);
@@ -101,8 +103,13 @@ function parseArg(token: string): Arg {
 
 // ------------------------------------------------------------------------------------------------ what a bot is given
 
-/** A msgpack value as the kit gives it: integers are numbers (bigint only beyond 2^53), maps are plain objects. */
-export type Value = null | boolean | number | bigint | string | Value[] | { [key: string]: Value } | Uint8Array | unknown;
+/**
+ * A msgpack value as the kit gives it: integers are numbers (bigint only beyond 2^53), maps are plain objects; `bin`
+ * and extension types (which version 1 never sends) are a Uint8Array, an ExtData, or a Date for a timestamp.
+ */
+export type Value =
+  | null | boolean | number | bigint | string | Value[] | { [key: string]: Value | undefined }
+  | Uint8Array | ExtData | Date;
 
 /** An event of the observation (WIRE.md, Events): `type` and the event's own keys. */
 export interface GameEvent {
@@ -110,7 +117,7 @@ export interface GameEvent {
   seat?: number;
   cards?: string[];
   card?: string;
-  [key: string]: Value;
+  [key: string]: Value | undefined;
 }
 
 /**
@@ -127,7 +134,7 @@ export interface Observation {
   /** the trump suit; "none" (no-trump) or null in some games and phases */
   trump: string | null;
   events: GameEvent[];
-  [key: string]: Value;
+  [key: string]: Value | undefined;
 }
 
 /** The observation of `durak` and `kazaki` (WIRE.md, "The observation (kazaki and durak)"). */
@@ -278,11 +285,12 @@ function plain(value: unknown): Value {
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) record[key] = plain(record[key]);
   }
-  return value;
+  return value as Value;
 }
 
 function int(value: unknown, otherwise: number): number {
-  return typeof value === "number" && Number.isInteger(value) ? value : typeof value === "bigint" ? Number(value) : otherwise;
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  return typeof value === "bigint" ? Number(value) : otherwise;
 }
 
 /** Log a line on stderr (stdout is the protocol's). */
@@ -338,8 +346,9 @@ export function runBot(bot: Bot, declared: Declared = {}): Promise<number> {
         const legal = texts.map((text) => Action.parse(String(text)));
         const deadlineMs = message["deadline_ms"];
         const bankMs = message["bank_ms"];
+        const bank = typeof bankMs === "number" || typeof bankMs === "bigint" ? Number(bankMs) : null;
         const deadline = typeof deadlineMs === "number" || typeof deadlineMs === "bigint"
-          ? new Deadline(Number(deadlineMs), typeof bankMs === "number" || typeof bankMs === "bigint" ? Number(bankMs) : null, received)
+          ? new Deadline(Number(deadlineMs), bank, received)
           : null;
         const observation = plain(message["observation"] ?? {}) as Observation;
         const choice = bot.act({ seat, legal, observation, deadline });
@@ -415,7 +424,8 @@ export function runBot(bot: Bot, declared: Declared = {}): Promise<number> {
       }
       start = end;
       if (frame === null || typeof frame !== "object" || Array.isArray(frame) || frame instanceof Uint8Array) {
-        log(`referee bot kit: expected a msgpack map from the referee, got ${Array.isArray(frame) ? "an array" : typeof frame}`);
+        const got = Array.isArray(frame) ? "an array" : typeof frame;
+        log(`referee bot kit: expected a msgpack map from the referee, got ${got}`);
         return Promise.resolve(1);
       }
       const status = handle(frame as Record<string, unknown>);

@@ -106,7 +106,8 @@ public final class Referee {
                     }
                     Deadline deadline = null;
                     if (message.get("deadline_ms") instanceof Long ms) {
-                        deadline = new Deadline(ms, message.get("bank_ms") instanceof Long bank ? bank : null, received);
+                        Long bank = message.get("bank_ms") instanceof Long b ? b : null;
+                        deadline = new Deadline(ms, bank, received);
                     }
                     Observation observation = new Observation(Observation.map(message.get("observation")));
                     Choice choice = bot.act(new Decision(seat, legal, observation, deadline));
