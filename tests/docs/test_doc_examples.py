@@ -69,12 +69,20 @@ def install_plugins(packages: list[str], site: Path) -> Path:
     return site
 
 
+_IGNORED = shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info", "*.db")
+
+
+def _ignored(folder: str, names: list[str]) -> set[str]:
+    """What the copies leave out: caches, and bots/kits/, the starter kits with their build outputs (node_modules,
+    compiled bots), which no doc example runs (tests/integration/test_kits.py builds and checks them)."""
+    left_out = _IGNORED(folder, names)
+    return left_out | {"kits"} if Path(folder) == REPO / "bots" else left_out
+
+
 def workdir(tmp_path: Path) -> Path:
     """Copies of bots/ and tests/, so that an example cannot change the repository's files."""
     for name in ("bots", "tests"):
-        shutil.copytree(REPO / name, tmp_path / name, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info", "*.db",
-                                                      "build", "target"))  # a starter kit built by hand
+        shutil.copytree(REPO / name, tmp_path / name, symlinks=True, ignore=_ignored)
     return tmp_path
 
 
