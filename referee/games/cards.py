@@ -60,8 +60,13 @@ class CardIndex(Generic[T]):
     def __init__(self, items: Sequence[T], ranks: int) -> None:
         """``items[c]`` is the item of card ``c`` (canonical index) of a four-suit deck."""
         r = ranks
-        self.rows = [[tuple(items[s * r + k] for k in range(r) if m >> k & 1) for m in range(1 << r)]
-                     for s in range(4)]
+        self.rows = []
+        for s in range(4):  # a mask's items: those of the mask without its highest card, then that card's
+            row: list[tuple[T, ...]] = [()]
+            for m in range(1, 1 << r):
+                high = m.bit_length() - 1
+                row.append(row[m ^ 1 << high] + (items[s * r + high],))
+            self.rows.append(row)
         self.ranks = r
         self.low = (1 << r) - 1
 
