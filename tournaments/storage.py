@@ -44,7 +44,7 @@ from .rows import (
 )
 from .schema1 import Schema1, is_schema1
 
-__all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "RecordTemplate", "StoredGame", "Batch",
+__all__ = ["Store", "StorageError", "body_faults", "GameRow", "FinishedGame", "RecordTemplate", "StoredGame", "Batch",
            "SCHEMA_VERSION", "decode_body", "encode_body", "pack_body"]
 
 
@@ -326,12 +326,9 @@ class Store:
         if type(count) is not int or count < 0:
             raise self.columns.damaged(seq, key, "faults")
         try:
-            _, rest = decode_body(body)
+            faults = body_faults(body, seats)
         except ValueError as exc:
             raise self.columns.damaged(seq, key, "body", f": {exc}") from None
-        whole = rest.get("X")
-        faults = faults_of((whole.get("faults") if isinstance(whole, dict) else None) if "X" in rest else rest.get("f"),
-                         seats)
         if faults is None:
             raise self.columns.damaged(seq, key, "body", ": its faults")
         if len(faults) != count:
@@ -447,6 +444,15 @@ class Store:
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
+
+
+def body_faults(body: Any, seats: int) -> tuple[Fault, ...] | None:
+    """The faults a row's body holds (None: damaged); ValueError for a body that does not decode. Also what a
+    :class:`FinishedGame`'s ``body`` holds, before it is stored (a league's suspension rule reads it)."""
+    _, rest = decode_body(body)
+    whole = rest.get("X")
+    listed = (whole.get("faults") if isinstance(whole, dict) else None) if "X" in rest else rest.get("f")
+    return faults_of(listed, seats)
 
 
 class Batch:
