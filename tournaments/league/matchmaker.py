@@ -334,8 +334,13 @@ class Matchmaker:
     def status(self, name: str) -> dict[str, Any]:
         """A candidate's evaluation for the page and ``show``."""
         ev = self.evaluations.get(name)
+        bot = self.roster.bots.get(name)
+        left = None if bot is None or bot.active else bot.state  # suspended or retired before a verdict
         if ev is None:
-            return {"verdict": "waiting", "course": []}
+            return {"verdict": left or "waiting", "course": [], "reason": bot.reason if bot else None}
         state = ev.state()
-        return {"verdict": ev.verdict(), "baseline": ev.baseline, "field": ev.field, "stopped": ev.stopped,
-                **state.to_json(), "line": state.line(), "course": ev.course}
+        verdict = ev.verdict()
+        if left is not None and verdict in ("evaluating", "stopped"):
+            verdict = left
+        return {"verdict": verdict, "baseline": ev.baseline, "field": ev.field, "stopped": ev.stopped,
+                "reason": bot.reason if bot else None, **state.to_json(), "line": state.line(), "course": ev.course}

@@ -49,7 +49,7 @@ from .roster import (
 __all__ = ["LISTED", "counters", "league_app"]
 
 #: The games the page lists: the newest that pass the filters.
-LISTED = 200
+LISTED = 100
 #: The most recent games of a bot its page reads the time per move and the counters from.
 BOT_GAMES = 50
 #: Seconds the leaderboard is kept before it is fitted again (at most; it is fitted only when games were stored).
@@ -128,7 +128,7 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
             games = _games(s, filters)
         return HTMLResponse(env.get_template("league.html.j2").render(
             data=data, games=games, filters=filters, entrants=config.entrants, listed=LISTED, results=RESULTS,
-            fault_kinds=_kinds(), read_only=read_only))
+            fault_kinds=["any", "none", *_kinds()], read_only=read_only))
 
     def evaluations(request: Request) -> Response:
         snap = view.snapshot()
@@ -152,7 +152,8 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
                 return _error(404, f"no game {key!r:.60} in this league")
             limits = move_limits(league(s))
         record = record_from_dict(data)
-        return HTMLResponse(replay_html(record, registry.game, back="/", limits=[limits.get(n) for n in record.bots]))
+        return HTMLResponse(replay_html(record, registry.game, back="/", limits=[limits.get(n) for n in record.bots],
+                                        back_label="back to the league"))
 
     def api_bot(request: Request) -> Response:
         with store() as s:
