@@ -17,7 +17,8 @@ the deals whose games are all stored) or its budget of deals is handed out. A bo
 
 Keys: ``p{ROUND}.t{A}-{B}.r{R}`` (pool round ROUND, the table of entrants A, B, …, seating R) and
 ``e{C}.d{DEAL}.c{S}`` / ``.b{S}`` (candidate entrant C's evaluation). A game whose key is stored is never handed
-out again; after a restart the missing games of the rounds and deals begun are handed out first.
+out again; after a restart the missing games of the pool rounds begun, and of every deal of an evaluation up to
+the last one begun, are handed out first.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from ..config import TournamentConfig
 from ..storage import Store
 
 __all__ = ["BENCHMARK", "CANDIDATE", "DB_NAME", "LeagueBot", "LeagueSettings", "Roster", "ROLES", "TOKEN_NAME",
-           "add_bot", "change", "check_token", "make_token", "promote_bot", "read_token", "retire_bot", "roster_of",
+           "add_bot", "change", "check_token", "is_league", "make_token", "promote_bot", "read_token", "retire_bot", "roster_of",
            "set_paused", "with_roster"]
 
 DB_NAME = "league.db"
@@ -94,6 +94,12 @@ class Roster:
         if found is None:
             raise ConfigError(f"no bot {name!r} in this league (bots: {', '.join(self.bots) or 'none'})")
         return found
+
+
+def is_league(stored: Any) -> bool:
+    """Does this stored configuration (its JSON object) hold a league?"""
+    extra = stored.get("extra") if isinstance(stored, dict) else None
+    return isinstance(extra, dict) and "league" in extra
 
 
 def roster_of(config: TournamentConfig) -> Roster:

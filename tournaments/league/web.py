@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import threading
 import time
@@ -54,39 +55,47 @@ LISTED = 100
 BOT_GAMES = 50
 #: Seconds the leaderboard is kept before it is fitted again (at most; it is fitted only when games were stored).
 LEADERBOARD_SECONDS = 1.0
+#: The most of the time the leaderboard's fits take (a fit that took 0.2 s waits 4 s for the next).
+LEADERBOARD_SHARE = 0.05
 RESULTS = ("first", "last", "other")
 
-_COUNTER = re.compile(r"(?<![\w.])([A-Za-z_][\w.]{0,31})=(-?\d+(?:\.\d+)?)(?![\w.])")
+_COUNTER = re.compile(r"(?<![^\s,;(])([A-Za-z_][\w.]{0,31})=(-?\d+(?:\.\d+)?)(?![^\s,;)])")
 
 
 def counters(note: str) -> dict[str, float]:
-    """The counters a bot reports in a decision's note: every ``name=number`` in it (``nodes=1200 depth=7``).
+    """The counters a bot reports in a decision's note: every ``name=number`` in it standing alone (``nodes=1200
+    depth=7``; words apart by spaces, commas, semicolons or brackets, so a URL's ``?q=1`` is none).
     The hook of docs/LEAGUE.md, "What the bots report"."""
     return {m.group(1): float(m.group(2)) for m in _COUNTER.finditer(note)}
 
 
 class _Leaderboard:
-    """The rating table of the stored games, fitted again at most every LEADERBOARD_SECONDS and only when the
-    number of stored games changed."""
+    """The rating table of the stored games (tournaments/report.py's, as ``tournament table`` prints it), fitted
+    again only when games were stored, at most every LEADERBOARD_SECONDS, and at most LEADERBOARD_SHARE of the
+    time: the fit reads every stored game, and the play loop shares this process."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.count = -1
-        self.at = 0.0
+        self.at = -math.inf
+        self.cost = 0.0  # seconds the last fit took
+        self.entrants = 0
         self.rows: list[dict[str, Any]] = []
         self.axis: dict[str, Any] = {}
 
     def get(self, store: Store, config: TournamentConfig, teams: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         with self.lock:
             now = time.monotonic()
-            if now - self.at >= LEADERBOARD_SECONDS:
+            due = max(LEADERBOARD_SECONDS, self.cost / LEADERBOARD_SHARE)
+            if now - self.at >= due or len(config.entrants) != self.entrants:
                 count = store.count()
-                if count != self.count:
+                if count != self.count or len(config.entrants) != self.entrants:
                     report = build_report(config.entrants, store.games(), teams=teams)
                     self.rows, self.axis = rating_bars(report)
-                    self.count = count
+                    self.count, self.entrants = count, len(config.entrants)
+                    self.cost = time.monotonic() - now
                 self.at = now
-            return self.rows, self.axis
+            return [dict(row) for row in self.rows], self.axis
 
 
 def league_app(path: Path, registry: Registry, view: LeagueView, token: str | None, *,
