@@ -17,8 +17,8 @@ from referee.wirelog import WireLog
 
 from ..config import TournamentConfig, sandbox_mode
 from ..executor import ExecutorFactory, Placement, executor_factory
-from ..report import stored_report
 from ..league.roster import is_league
+from ..report import stored_report
 from ..sprt_plan import is_sprt
 from ..storage import Store
 from .common import (

@@ -29,8 +29,8 @@ from ..config import TournamentConfig
 from ..storage import Store
 
 __all__ = ["BENCHMARK", "CANDIDATE", "DB_NAME", "LeagueBot", "LeagueSettings", "Roster", "ROLES", "TOKEN_NAME",
-           "add_bot", "change", "check_token", "is_league", "make_token", "promote_bot", "read_token", "retire_bot", "roster_of",
-           "set_paused", "with_roster"]
+           "add_bot", "change", "check_token", "is_league", "make_token", "promote_bot", "read_token", "retire_bot",
+           "roster_of", "set_paused", "with_roster"]
 
 DB_NAME = "league.db"
 TOKEN_NAME = "token"
