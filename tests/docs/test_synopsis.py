@@ -1,6 +1,6 @@
 """The synopses of docs/CLI.md, docs/TOURNAMENTS.md, docs/CHECK.md and docs/LEAGUE.md (the blocks of ``referee
-COMMAND [--option VALUE] …`` lines) name exactly the options each command declares, with the same value names, so they cannot drift
-from the program.
+COMMAND [--option VALUE] …`` lines) name exactly the options each command declares, with the same value names, so
+they cannot drift from the program.
 
 A synopsis block is a fenced block without a marker in which every line is ``referee …`` or the continuation of one
 (indented), and some line has an ``[--option``. Each command line names its command (``referee play``, ``referee
