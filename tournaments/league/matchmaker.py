@@ -7,7 +7,7 @@ A unit of work is handed out whole (its games queued, then taken one at a time a
   benchmark with the fewest games (a new one first), then the K−1 that met it least, then the fewest games;
 - a **deal of an evaluation**: one deal of a candidate's SPRT (tournaments/schedule.py ``substitution``: the
   candidate in every seat against the field, then the baseline in the same seats), the candidate with the fewest
-  games first. Its baseline (the one named at ``add``, the league's, or the best-rated active benchmark) and field
+  games first; a first deal waits until every benchmark has WARM_UP games (when the pool can play). Its baseline (the one named at ``add``, the league's, or the best-rated active benchmark) and field
   (the other active benchmarks) are fixed, and stored, before its first deal.
 
 While a candidate is open, the pool gets ``pool_share`` of the games handed out, the evaluations the rest; with
@@ -45,6 +45,9 @@ __all__ = ["Evaluation", "Matchmaker", "Persist"]
 
 _POOL_KEY = re.compile(r"p(\d+)\.t(\d+(?:-\d+)*)\.r(\d+)")
 _EVAL_KEY = re.compile(r"e(\d+)\.(d(\d+)\.[cb]\d+)")
+#: Games every benchmark has before a candidate's evaluation starts (when the pool can play), so that "the best-rated
+#: benchmark" means something when its baseline is chosen.
+WARM_UP = 20
 #: Points of an evaluation's course (deals, LLR) kept; past it every other one is dropped.
 COURSE_POINTS = 400
 
@@ -304,7 +307,8 @@ class Matchmaker:
             return []
         pool = self.roster.active(BENCHMARK)
         needed = 1 if self.config.seats == 2 else self.config.seats
-        return names if len(pool) >= needed else [n for n in names if n in self.evaluations]
+        warm = len(pool) < self.config.seats or all(self.games[n] >= WARM_UP for n in pool)
+        return names if len(pool) >= needed and warm else [n for n in names if n in self.evaluations]
 
     def _start(self, name: str) -> Evaluation | None:
         """Fix the candidate's baseline and field, stored before its first deal; None (and the candidate suspended,

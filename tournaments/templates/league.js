@@ -24,7 +24,7 @@
       b.title = r.reason || "";
       role.append(" ", b);
     }
-    if (r.verdict) role.append(" ", text("span", r.verdict, "badge " + r.verdict));
+    if (r.verdict && r.verdict !== r.state) role.append(" ", text("span", r.verdict, "badge " + r.verdict));
     tr.appendChild(role);
     tr.appendChild(text("td", fixed(r.rating, 0), "rating"));
     tr.appendChild(text("td", fixed(r.ci, 0)));
