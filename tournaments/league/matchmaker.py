@@ -7,8 +7,9 @@ A unit of work is handed out whole (its games queued, then taken one at a time a
   benchmark with the fewest games (a new one first), then the K−1 that met it least, then the fewest games;
 - a **deal of an evaluation**: one deal of a candidate's SPRT (tournaments/schedule.py ``substitution``: the
   candidate in every seat against the field, then the baseline in the same seats), the candidate with the fewest
-  games first; a first deal waits until every benchmark has WARM_UP games (when the pool can play). Its baseline (the one named at ``add``, the league's, or the best-rated active benchmark) and field
-  (the other active benchmarks) are fixed, and stored, before its first deal.
+  games first; a first deal waits until every benchmark has WARM_UP games (when the pool can play). Its baseline
+  (the one named at ``add``, the league's, or the best-rated active benchmark) and field (the other active
+  benchmarks) are fixed, and stored, before its first deal.
 
 While a candidate is open, the pool gets ``pool_share`` of the games handed out, the evaluations the rest; with
 none open, the pool gets them all. An evaluation stops when its SPRT decides (tournaments/sprt_run.py's tally, over
