@@ -88,6 +88,17 @@ def test_changes_need_the_token(league: tuple[LeagueServer, str]) -> None:
     assert status == 409 and "already" in reply["error"]
     status, reply = server.get_status("/api/games?result=first")  # a filter of a bot's needs the bot
     assert status == 400 and "give bot too" in reply["error"]
+    status, reply = server.get_status("/api/bots/nobody")
+    assert status == 404 and "no bot" in reply["error"]
+
+    # stop and start, with the token: the games in flight finish, then none is played until start
+    assert server.post("/api/stop", None, "wrong")[0] == 401
+    assert server.post("/api/stop", None, token)[0] == 200
+    stored = _stored(server.wait(lambda s: s["state"] == "paused"))
+    time.sleep(1.0)
+    assert _stored(server.get("/api/state")) == stored
+    assert server.post("/api/start", None, token)[0] == 200
+    server.wait(lambda s: _stored(s) > stored)
 
 
 def test_another_host_needs_read_only_or_a_token(tmp_path: Path) -> None:
