@@ -386,6 +386,35 @@ class Store:
                     times.setdefault(record["bots"][seat], []).append(used)
         return times
 
+    def asked(self, entrant: str, limit_games: int,
+              find_game: Callable[[str], Game] | None = None) -> Iterator[tuple[int | None, Any]]:
+        """Each decision ``entrant`` was asked in its most recent ``limit_games`` stored games (newest first): its
+        time in µs (None where the record kept none) and what it said there (RECORDS.md, "What the bots said";
+        None: nothing). A league's bot page reads its time per move and its counters from these."""
+        if self.old is not None:  # from before times and words were kept
+            return
+        game = self._game(find_game)
+        try:
+            rows = self.db.execute("SELECT seq, key, seed, seating, places, body FROM games ORDER BY seq DESC")
+            taken = 0
+            for seq, key, seed, seating, places, body in rows:
+                if taken >= limit_games:
+                    return
+                names = self.columns.seating(seq, key, seating)
+                if entrant not in names:
+                    continue
+                taken += 1
+                actors: list[int] = []
+                record = self._rebuild(seq, key, seed, seating, places, body, game, actors)[0]
+                times = record.get("times") or ()
+                said = record.get("said") or {}
+                for i, seat in enumerate(actors):
+                    if names[seat] == entrant:
+                        used = times[i] if i < len(times) and type(times[i]) is int else None
+                        yield used, said.get(str(i), said.get(i)) if isinstance(said, dict) else None
+        except sqlite3.Error as exc:
+            raise translate(self.path, exc) from exc
+
     def _rebuild(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
                  game: Game, actors: list[int] | None = None) -> tuple[dict[str, Any], State | None]:
         names, placed = self.columns.seating(seq, key, seating), self.columns.places(seq, key, places)

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_process import run_referee
+from cli_process import ROOT, run_referee
 from html_browser import browser, no_errors, open_page
 from league_server import LeagueServer, init_league
 
+COUNTING = f"cmd:{sys.executable} {ROOT / 'tests' / 'fixtures' / 'league' / 'counting.py'}"
 SMALL = ("--max-deals", "40", "--elo0", "0", "--elo1", "150", "--suspend-after", "3")
 
 
@@ -69,6 +71,14 @@ def test_a_running_league_evaluates_suspends_and_shows_it_live(league: tuple[Lea
     assert server.get("/api/state")["bots"]["broken"]["games"] == played  # not retried for ever
     page = server.get("/api/bots/broken")
     assert page["state"] == "suspended" and page["faults"].get("crash", 0) >= 3
+
+    # a bot's page: its time per move against the limit, and the counters its notes report
+    status, reply = server.post("/api/bots", {"name": "counting", "spec": COUNTING, "role": "benchmark"}, token)
+    assert status == 201, reply
+    server.wait(lambda s: s["bots"].get("counting", {}).get("games", 0) >= 4)
+    page = server.get("/api/bots/counting")
+    assert page["counters"]["depth"]["mean"] == 3 and page["counters"]["nodes"]["decisions"] >= 4, page
+    assert page["time_per_move"][0]["moves"] >= 4 and page["move_limit_ms"] == 200
     _look_at_the_page(server)
 
 

@@ -181,28 +181,21 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
         bot = roster.bots[name]
         snap = view.snapshot()
         counts = snap["bots"].get(name, {"games": 0, "faulted": 0, "kinds": {}})
-        recent = deque((row for row in s.games(entrant=name)), maxlen=BOT_GAMES)
         limits = move_limits(config)
-        times: dict[str, list[int]] = {}
+        times: dict[str, list[int]] = {name: []}
         said: dict[str, list[float]] = {}
-        for row in recent:
-            record = s.record(row.key, registry.game) or {}
-            seats = [i for i, n in enumerate(record.get("bots") or ()) if n == name]
-            actors = [a.get("seat") if isinstance(a, dict) else None for a in record.get("actions") or ()]
-            for i, used in enumerate(record.get("times") or ()):
-                if i < len(actors) and actors[i] in seats and type(used) is int:
-                    times.setdefault(name, []).append(used)
-            for decision, words in (record.get("said") or {}).items():
-                if not (decision.isdigit() and int(decision) < len(actors) and actors[int(decision)] in seats):
-                    continue
-                for counter, value in counters(str((words or {}).get("note") or "")).items():
-                    said.setdefault(counter, []).append(value)
+        for used, words in s.asked(name, BOT_GAMES, registry.game):
+            if used is not None:
+                times[name].append(used)
+            note = words.get("note") if isinstance(words, dict) else None
+            for counter, value in counters(str(note or "")).items():
+                said.setdefault(counter, []).append(value)
         games = counts["games"]
         return {"name": name, "spec": config.specs[config.entrants.index(name)], "role": bot.role,
                 "state": bot.state, "reason": bot.reason, "games": games, "faulted": counts["faulted"],
                 "fault_rate": round(counts["faulted"] / games, 4) if games else None,
                 "faults": counts["kinds"], "move_limit_ms": limits.get(name),
-                "time_per_move": time_rows([name], times, limits), "recent_games": len(recent),
+                "time_per_move": time_rows([name], times, limits), "recent_games": min(games, BOT_GAMES),
                 "counters": {k: {"decisions": len(v), "mean": round(sum(v) / len(v), 3), "max": max(v)}
                              for k, v in sorted(said.items())},
                 "evaluation": snap["evaluations"].get(name)}
