@@ -257,18 +257,21 @@ class Store:
             self._template = RecordTemplate.of(config, game)
         return self._template
 
-    def games(self, *, entrant: str | None = None, faulted: bool = False) -> Iterator[GameRow]:
+    def games(self, *, entrant: str | None = None, faulted: bool = False,
+              newest_first: bool = False) -> Iterator[GameRow]:
         """The stored games in schedule order (seq), streamed: ``entrant``, only the games it played; ``faulted``,
-        only the games with a fault. A damaged row is a StorageError naming it and its column."""
+        only the games with a fault; ``newest_first``: from the last seq back (a list of the latest games stops
+        early). A damaged row is a StorageError naming it and its column."""
         if self.old is not None:
-            yield from self.old.games(entrant, faulted)
+            old = self.old.games(entrant, faulted)
+            yield from (reversed(list(old)) if newest_first else old)
             return
         try:
-            yield from self._games(entrant, faulted)
+            yield from self._games(entrant, faulted, newest_first)
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
-    def _games(self, entrant: str | None, faulted: bool) -> Iterator[GameRow]:
+    def _games(self, entrant: str | None, faulted: bool, newest_first: bool = False) -> Iterator[GameRow]:
         """The rows: the seating and places texts repeat, so each is parsed (and checked) once."""
         seatings: dict[Any, tuple[str, ...]] = {}
         placings: dict[Any, tuple[int, ...]] = {}
@@ -276,7 +279,8 @@ class Store:
         last_seed, deck = None, -1
         where = " WHERE faults != 0" if faulted else ""
         rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, "
-                               f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq")
+                               f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq"
+                               + (" DESC" if newest_first else ""))
         for seq, key, seed, seating, places, faults, decisions, body in rows:
             names = seatings.get(seating)
             if names is None:

@@ -98,6 +98,8 @@ def test_changes_need_the_token(league: tuple[LeagueServer, str]) -> None:
     assert status == 409 and "already" in reply["error"]
     status, reply = server.get_status("/api/games?result=first")  # a filter of a bot's needs the bot
     assert status == 400 and "give bot too" in reply["error"]
+    second = run_referee("league", "serve", str(server.folder), "--port", "0")
+    assert second.returncode == 2 and "another server plays the league" in second.stderr, second.stderr
     status, reply = server.get_status("/api/bots/nobody")
     assert status == 404 and "no bot" in reply["error"]
 
@@ -117,6 +119,8 @@ def test_another_host_needs_read_only_or_a_token(tmp_path: Path) -> None:
     (folder / "token").unlink()
     done = run_referee("league", "serve", str(folder), "--host", "0.0.0.0", "--port", "0")
     assert done.returncode == 2 and "--read-only" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    done = run_referee("tournament", "resume", str(folder / "league.db"))
+    assert done.returncode == 2 and "holds a league" in done.stderr, done.stderr
 
 
 def _look_at_the_page(server: LeagueServer) -> None:

@@ -199,7 +199,13 @@ def serve(
     play_on = executor_factory(executor, scheduler)
     registry = cli_registry()
     with Store(db, create=False) as store:
-        store.lock()  # refused at once when another server plays this league; released at close
+        try:
+            store.lock()  # refused at once when another server plays this league; released at close
+        except StorageError as exc:
+            if "another process" not in str(exc):
+                raise
+            raise StorageError(f"another server plays the league in {folder} (referee league show says where)") \
+                from None
         config = TournamentConfig.from_dict(store.config())
         roster_of(config)
         sandbox = stored_sandbox(store, config, registry)
@@ -343,6 +349,4 @@ def _server(folder: Path) -> str | None:
         os.kill(int(data["pid"]), 0)
         return str(data["url"])
     except (OSError, ValueError, KeyError, TypeError):
-        return None
-    except StorageError:
         return None

@@ -117,6 +117,7 @@ class Player:
         self.stopping = threading.Event()
         self.known: dict[str, Any] | None = None
         self.failures = 0
+        self.published = 0.0  # when the view last got the evaluations
 
     def stop(self) -> None:
         self.stopping.set()
@@ -128,9 +129,8 @@ class Player:
                 self._play(store)
         except RefereeError as exc:
             self.view.problem(str(exc))
-            self.view.state = f"stopped: {exc}"
             with self.view.lock:
-                self.view.version += 1
+                self.view.state = f"stopped: {exc}"
         finally:
             with self.view.lock:
                 if not self.view.state.startswith("stopped"):
@@ -213,11 +213,10 @@ class Player:
         mm.finished(game.key, game.seating, game.places, faults)
         self.failures = 0
         self.view.game(game.key, game.seating, game.places, [(f.seat, str(f.kind)) for f in faults], True)
-        if game.key.startswith("e") or time.monotonic() - getattr(self, "_published", 0.0) >= PUBLISH:
-            now = time.monotonic()
-            if now - getattr(self, "_published", 0.0) >= PUBLISH:
-                self._published = now
-                self.view.publish(mm)
+        now = time.monotonic()
+        if now - self.published >= PUBLISH:  # the evaluations and the roster, a few times a second
+            self.published = now
+            self.view.publish(mm)
 
     def _reload(self, store: Store, mm: Matchmaker) -> None:
         stored = store.config()

@@ -14,7 +14,6 @@ import math
 import re
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -326,8 +325,10 @@ def _filters(request: Request, config: TournamentConfig) -> dict[str, Any]:
 def _games(s: Store, filters: dict[str, Any]) -> list[dict[str, Any]]:
     """The newest LISTED stored games that pass ``filters``, newest first."""
     bot, seat, fault, result = filters["bot"], filters["seat"], filters["fault"], filters["result"]
-    kept: deque[GameRow] = deque(maxlen=LISTED)
-    for row in s.games(entrant=bot, faulted=fault not in (None, "none")):
+    kept: list[GameRow] = []
+    for row in s.games(entrant=bot, faulted=fault not in (None, "none"), newest_first=True):
+        if len(kept) >= LISTED:
+            break
         if fault == "none" and row.faults or fault not in (None, "any", "none") and not any(
                 str(f.kind) == fault and (bot is None or row.seating[f.seat] == bot) for f in row.faults):
             continue
@@ -341,7 +342,7 @@ def _games(s: Store, filters: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"key": r.key, "href": f"/games/{quote(r.key, safe='')}", "bots": list(r.seating),
              "places": list(r.places), "decisions": r.decisions,
              "faults": [f"{r.seating[f.seat]} {f.kind} at decision {f.decision}" for f in r.faults]}
-            for r in reversed(kept)]
+            for r in kept]
 
 
 def _result(places: Sequence[int], seat: int) -> str:
