@@ -233,9 +233,10 @@ def stored_report(store: Store, registry: Registry, bootstrap_samples: int) -> R
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
-    scheduled = config.scheduled(teams)
+    league = config.extra.league is not None  # a league has no schedule: it is never complete, its seed never shown
+    scheduled = None if league else config.scheduled(teams)
     report = build_report(config.entrants, store.games(), teams=teams,  # streamed: the rows are read once
                           bootstrap_samples=bootstrap_samples, seed=config.seed, scheduled=scheduled)
-    if not report.partial:
+    if not report.partial and not league:
         report.seed = config.seed  # shown once every deal is played: until then it would tell the deals to come
     return report

@@ -119,8 +119,11 @@ def test_another_host_needs_read_only_or_a_token(tmp_path: Path) -> None:
     (folder / "token").unlink()
     done = run_referee("league", "serve", str(folder), "--host", "0.0.0.0", "--port", "0")
     assert done.returncode == 2 and "--read-only" in done.stderr and "Traceback" not in done.stderr, done.stderr
-    done = run_referee("tournament", "resume", str(folder / "league.db"))
-    assert done.returncode == 2 and "holds a league" in done.stderr, done.stderr
+    for command in ("resume", "verify"):
+        done = run_referee("tournament", command, str(folder / "league.db"))
+        assert done.returncode == 2 and "holds a league" in done.stderr, done.stderr
+    done = run_referee("tournament", "table", str(folder / "league.db"), "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["seed"] is None  # a league's seed is never shown
 
 
 def _look_at_the_page(server: LeagueServer) -> None:
