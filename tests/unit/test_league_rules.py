@@ -198,3 +198,14 @@ def test_counters_are_the_name_number_pairs_of_a_note() -> None:
     assert counters("nodes=1200 depth=7 eval=-0.35; 3 of 5 draws") == {"nodes": 1200, "depth": 7, "eval": -0.35}
     assert counters("x==3 a=b url=http://h/?q=1") == {}
     assert Counter(counters("n=1 n=2")) == Counter({"n": 2})
+
+
+def test_games_lost_with_a_failed_executor_are_handed_out_again_first() -> None:
+    h = Harness(league(["a", "b", "c"]))
+    h.play(10)
+    lost = [h.mm.next_job() for _ in range(3)]
+    games = Counter(h.mm.games)
+    h.mm.lost()
+    assert Counter(h.mm.games) == games - Counter(n for j in lost for n in {h.mm.config.entrants[e] for e in j.seating})
+    again = [h.mm.next_job() for _ in range(3)]
+    assert [j.key for j in again] == [j.key for j in lost] and again[0].seed == lost[0].seed

@@ -118,6 +118,7 @@ class Matchmaker:
         self.last_fault: dict[str, str] = {}
         self.stored: set[str] = set()
         self.queue: deque[Scheduled] = deque()
+        self.in_flight: dict[str, Scheduled] = {}  # handed out, not stored yet
         self.next_seq = 0
         self.next_round = 0
         self.handed = Counter[str]()  # games handed out this run: pool, evaluation
@@ -198,9 +199,22 @@ class Matchmaker:
         self.next_seq += len(self.queue)
         self._drop_queued()
 
+    def lost(self) -> None:
+        """The games in flight were lost (the executor failed): they are handed out again first, under their keys,
+        and no longer counted as played."""
+        lost = list(self.in_flight.values())
+        self.in_flight.clear()
+        for job in lost:
+            for name in {self.config.entrants[e] for e in job.seating}:
+                self.games[name] -= 1
+            self.handed["evaluation" if job.key.startswith("e") else "pool"] -= 1
+        self.queue.extendleft(reversed(lost))
+        self._drop_queued()
+
     def finished(self, key: str, seating: Sequence[str], places: Sequence[int], faults: Iterable[Fault]) -> None:
         """A game of this run is stored."""
         self.stored.add(key)
+        self.in_flight.pop(key, None)
         self._result(key, seating, places, faults)
         self._suspend_faulty()
 
@@ -252,6 +266,7 @@ class Matchmaker:
             if not self._plan():
                 return None
         job = self.queue.popleft()
+        self.in_flight[job.key] = job
         self._count([self.config.entrants[e] for e in job.seating])
         self.handed["evaluation" if job.key.startswith("e") else "pool"] += 1
         return job

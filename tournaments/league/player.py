@@ -179,6 +179,7 @@ class Player:
                         self._finished(game, mm)
             except ExecutorError as exc:
                 executor.terminate()
+                mm.lost()  # handed out again, under the same keys
                 self.failures += 1
                 self.view.problem(f"the executor failed: {exc}")
                 if self.failures >= 3:
