@@ -119,6 +119,14 @@ def test_another_host_needs_read_only_or_a_token(tmp_path: Path) -> None:
     (folder / "token").unlink()
     done = run_referee("league", "serve", str(folder), "--host", "0.0.0.0", "--port", "0")
     assert done.returncode == 2 and "--read-only" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    server = LeagueServer(folder, "--host", "0.0.0.0", "--read-only")  # read-only, it may listen there
+    try:
+        assert server.get("/api/state")["game"] == "durak"
+        status, reply = server.post("/api/stop", None, "anything")
+        assert status == 403 and "read-only" in reply["error"], reply
+    finally:
+        server.stop()
+    assert "open to other machines on 0.0.0.0" in (folder / "serve.log").read_text()  # it warned
     for command in ("resume", "verify"):
         done = run_referee("tournament", command, str(folder / "league.db"))
         assert done.returncode == 2 and "holds a league" in done.stderr, done.stderr

@@ -227,8 +227,9 @@ def serve(
                                            access_log=False))
     (folder / SERVER_FILE).write_text(json.dumps({"url": url, "pid": os.getpid()}) + "\n")
     if host not in LOOPBACK:
-        warn(f"the page is open to other machines on {host}, over plain HTTP: a token sent through the JSON API can "
-             "be read on the way (docs/LEAGUE.md)")
+        warn(f"the page is open to other machines on {host}" + (
+            "" if read_only else ", over plain HTTP: a token sent through the JSON API can be read on the way "
+            "(docs/LEAGUE.md)"))
     typer.echo(f"{config.game} league {folder}: serving {url} ({'read-only' if read_only else 'changes need the token'}"
                f"), {workers} workers; ^C stops", err=True)
     thread.start()
