@@ -148,6 +148,11 @@ def _look_at_the_page(server: LeagueServer) -> None:
                                "!== t", arg=before)  # the row is drawn again, with its new count
         assert page.locator("#evaluations .evaluation[data-bot='cand'] svg.sprt polyline").count() == 1
         assert "broken is suspended" in page.locator("#suspended").inner_text()
+        assert "stored since this list was made" in page.locator("#newer").inner_text()  # the list is not redrawn
+        newest = page.locator("#games tbody tr").first.get_attribute("data-key")
+        with page.expect_navigation():
+            page.click("#newer-link")
+        assert page.locator("#games tbody tr").first.get_attribute("data-key") != newest
 
         every = page.locator("#games tbody tr").count()
         page.select_option("select[name=bot]", "random")
