@@ -209,3 +209,23 @@ def test_games_lost_with_a_failed_executor_are_handed_out_again_first() -> None:
     assert Counter(h.mm.games) == games - Counter(n for j in lost for n in {h.mm.config.entrants[e] for e in j.seating})
     again = [h.mm.next_job() for _ in range(3)]
     assert [j.key for j in again] == [j.key for j in lost] and again[0].seed == lost[0].seed
+
+
+def test_the_leaderboard_from_the_running_tally_is_the_table_of_the_rows() -> None:
+    """The page fits the league's tally of outcomes (build_report's ``counted``): the same table as the rows give."""
+    from tournaments.report import build_report
+    from tournaments.storage import GameRow
+
+    rng = random.Random(5)
+    names = ["a", "b", "c"]
+    rows, tally, faults = [], Counter(), Counter()
+    for seq in range(300):
+        seating = tuple(rng.sample(names, 2))
+        places = (1, 2) if rng.random() < 0.3 + 0.2 * names.index(seating[1]) else (2, 1)
+        faulted = (Fault(0, "timeout", 3),) if rng.random() < 0.05 else ()
+        rows.append(GameRow(seq, f"k{seq}", seq // 2, seating, places, faulted, 20))
+        tally[seating, places] += 1
+        faults.update(seating[f.seat] for f in faulted)
+    whole = build_report(names, rows)
+    counted = build_report(names, (), counted=tally, faulted=faults)
+    assert counted.rows == whole.rows and counted.games == whole.games == 300

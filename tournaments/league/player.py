@@ -57,6 +57,9 @@ class LeagueView:
         self.evaluations: dict[str, dict[str, Any]] = {}
         self.roster: dict[str, Any] = {}
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        #: the stored games by (seating, places), what the leaderboard is fitted from; complete once ``loaded``
+        self.tally: Counter[tuple[tuple[str, ...], tuple[int, ...]]] = Counter()
+        self.loaded = False
 
     def _bot(self, name: str) -> dict[str, Any]:
         return self.bots.setdefault(name, {"games": 0, "faulted": 0, "kinds": Counter()})
@@ -66,6 +69,7 @@ class LeagueView:
         with self.lock:
             self.games += 1
             self.played_now += now
+            self.tally[tuple(seating), tuple(places)] += 1
             faulted = {seat for seat, _ in kinds}
             for seat, name in enumerate(seating):
                 bot = self._bot(name)
@@ -87,6 +91,14 @@ class LeagueView:
             if state is not None:
                 self.state = state
             self.version += 1
+
+    def counted(self) -> tuple[dict[tuple[tuple[str, ...], tuple[int, ...]], int], dict[str, int]] | None:
+        """The stored games by (seating, places) and the faults per bot, once the stored games are read (None
+        before)."""
+        with self.lock:
+            if not self.loaded:
+                return None
+            return dict(self.tally), {n: sum(b["kinds"].values()) for n, b in self.bots.items()}
 
     def problem(self, text: str) -> None:
         with self.lock:
@@ -162,6 +174,8 @@ class Player:
             mm.stored_game(row.seq, row.key, row.seating, row.places, row.faults)
             self.view.game(row.key, row.seating, row.places, [(f.seat, str(f.kind)) for f in row.faults], False)
         mm.resume()
+        with self.view.lock:
+            self.view.loaded = True
         while not self.stopping.is_set():
             self._reload(store, mm)
             first = mm.next_job()

@@ -70,8 +70,10 @@ def counters(note: str) -> dict[str, float]:
 
 class _Leaderboard:
     """The rating table of the stored games (tournaments/report.py's, as ``tournament table`` prints it), fitted
-    again only when games were stored, at most every LEADERBOARD_SECONDS, and at most LEADERBOARD_SHARE of the
-    time: the fit reads every stored game, and the play loop shares this process."""
+    again only when games were stored, at most every LEADERBOARD_SECONDS: from the play loop's tally of the games
+    by outcome (its cost grows with the outcomes, not the games), or, before the loop has read the stored games (or
+    in a server that does not play), from the stored games themselves, then at most LEADERBOARD_SHARE of the
+    time."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -82,14 +84,20 @@ class _Leaderboard:
         self.rows: list[dict[str, Any]] = []
         self.axis: dict[str, Any] = {}
 
-    def get(self, store: Store, config: TournamentConfig, teams: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def get(self, store: Store, config: TournamentConfig, teams: Any,
+            view: LeagueView) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         with self.lock:
             now = time.monotonic()
-            due = max(LEADERBOARD_SECONDS, self.cost / LEADERBOARD_SHARE)
+            counted = view.counted()
+            due = max(LEADERBOARD_SECONDS, 0 if counted else self.cost / LEADERBOARD_SHARE)
             if now - self.at >= due or len(config.entrants) != self.entrants:
-                count = store.count()
+                count = sum(counted[0].values()) if counted else store.count()
                 if count != self.count or len(config.entrants) != self.entrants:
-                    report = build_report(config.entrants, store.games(), teams=teams)
+                    if counted:
+                        report = build_report(config.entrants, (), teams=teams, counted=counted[0],
+                                              faulted=counted[1])
+                    else:
+                        report = build_report(config.entrants, store.games(), teams=teams)
                     self.rows, self.axis = rating_bars(report)
                     self.count, self.entrants = count, len(config.entrants)
                     self.cost = time.monotonic() - now
@@ -115,7 +123,7 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
 
     def state(s: Store) -> dict[str, Any]:
         config = league(s)
-        rows, axis = board.get(s, config, teams_of(config))
+        rows, axis = board.get(s, config, teams_of(config), view)
         snap = view.snapshot()
         roster = roster_of(config)
         for row in rows:
