@@ -5,7 +5,8 @@ Both are started as the command line starts them (durak, 2 seats, the in-process
 the end of a window of ``--seconds``, once the first game is stored (so start-up counts for neither). The league
 serves its page meanwhile, watched by one client as a browser watches it (``/events``, and ``/api/state`` at each
 event); ``--candidate`` adds a candidate under evaluation (its SPRT tally then runs at every game of it). The two
-alternate ``--repeat`` times; the medians and their ratio are printed (the goal: at least 0.9).
+alternate ``--repeat`` times; the medians and their ratio are printed (the goal: at least 0.9), and the ratio of
+each pair (run one after the other, so a busy machine slows both alike) with their median.
 
     python benchmarks/league.py                  # about 2 min on 2 cores
     python benchmarks/league.py --quick          # a smoke run of about 20 s
@@ -143,8 +144,10 @@ def main() -> None:
     print(f"durak, 2 seats, {', '.join(BOTS)}; {args.workers} workers; {args.repeat} × {args.seconds:g} s each"
           + ("; a candidate under evaluation" if args.candidate else "")
           + ("; nobody watches the page" if args.unwatched else "; one client watches the page"))
+    pairs = [b / a for a, b in zip(runs["tournament run"], runs["league serve"], strict=True)]
     print(f"tournament run: {t:.1f} games/s (median); league serve: {lg:.1f} games/s; ratio {lg / t:.2f} "
-          f"(goal ≥ 0.9)")
+          f"(goal ≥ 0.9); the pairs' ratios {', '.join(f'{r:.2f}' for r in pairs)}, median "
+          f"{statistics.median(pairs):.2f}")
 
 
 if __name__ == "__main__":

@@ -134,7 +134,8 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
             row["verdict"] = snap["evaluations"].get(row["bot"], {}).get("verdict") if bot and \
                 bot.role == CANDIDATE else None
         return {**snap, "game": config.game, "seats": config.seats, "move_time_ms": config.move_time_ms,
-                "leaderboard": rows, "axis": axis, "stored": s.count(), "settings": roster.to_dict()["settings"]}
+                "leaderboard": rows, "axis": axis, "stored": snap["games"] if view.loaded else s.count(),
+                "settings": roster.to_dict()["settings"]}
 
     def page(request: Request) -> Response:
         with store() as s:
