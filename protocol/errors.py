@@ -7,6 +7,7 @@ boundary where they happen, with ``raise ... from exc``::
     RefereeError                 base of every error raised on purpose
     ├── ParseError               a card, action, message or record field that cannot be read
     ├── ConfigError              a bad game, option, seat count, bot spec or command-line value
+    │   └── AccessError          a change to a league without its token, or with a wrong one
     ├── RulesError               a rules violation
     │   └── IllegalActionError   an action that is not in the legal list
     ├── RecordError              a record that cannot be read or does not replay
@@ -35,6 +36,7 @@ __all__ = [
     "RefereeError",
     "ParseError",
     "ConfigError",
+    "AccessError",
     "RulesError",
     "IllegalActionError",
     "RecordError",
@@ -59,6 +61,10 @@ class ParseError(RefereeError, ValueError):
 
 class ConfigError(RefereeError, ValueError):
     """A bad configuration: unknown game or option, bad value, wrong number of seats or bots."""
+
+
+class AccessError(ConfigError):
+    """A change to a league (add, retire, promote, start, stop) without the operator's token, or with a wrong one."""
 
 
 class RulesError(RefereeError):

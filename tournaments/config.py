@@ -39,6 +39,8 @@ class Extra:
     seed: str | None = None
     #: the key of its deals, hex (referee/dealkey.py; a tournament of program bots); None: public deals
     deal_key: str | None = None
+    #: a league's settings and roster (tournaments/league/roster.py); None: not a league
+    league: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form: the settings that are set."""

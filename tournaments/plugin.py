@@ -7,6 +7,7 @@ from referee.hookspecs import CommandRegistrar
 
 @hookimpl
 def register_commands(register: CommandRegistrar) -> None:
-    from .cli import group  # light: each command's module is imported when the command runs
+    from .cli import group, league_group  # light: each command's module is imported when the command runs
 
     register(group(), name="tournament")
+    register(league_group(), name="league")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,14 +85,18 @@ def _stranger(key: str | None, seating: Sequence[str]) -> StorageError:
 
 
 def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Sequence[Sequence[int]] | None = None,
-                 bootstrap_samples: int = 0, seed: int = 0, scheduled: int | None = None) -> Report:
+                 bootstrap_samples: int = 0, seed: int = 0, scheduled: int | None = None,
+                 counted: Mapping[tuple[tuple[str, ...], tuple[int, ...]], int] | None = None,
+                 faulted: Mapping[str, int] | None = None) -> Report:
     """The table of ``rows``, the games stored so far, in ``seq`` order (a stream, read once); ``scheduled``: the
-    games of the whole schedule (the table is partial while fewer are stored)."""
+    games of the whole schedule (the table is partial while fewer are stored). ``counted``: games counted already,
+    by (seating, places), with ``faulted`` their faults per entrant (a league keeps them as its games finish, and
+    passes no rows): the table is the same, but its head-to-head rows have no deal pairs of them."""
     index = {name: i for i, name in enumerate(entrants)}
     n = len(entrants)
     Game = tuple[tuple[str, ...], tuple[int, ...]]  # (seating, places), by name
-    counts: dict[Game, int] = {}  # game → how often, in order of first appearance
-    faults = [0] * n
+    counts: dict[Game, int] = dict(counted or {})  # game → how often, in order of first appearance
+    faults = [(faulted or {}).get(name, 0) for name in entrants]
     two_seats = True
     h2h = HeadToHeads()
     who: dict[tuple[str, ...], tuple[int, ...]] = {}  # a seating by entrant index
@@ -233,9 +237,10 @@ def stored_report(store: Store, registry: Registry, bootstrap_samples: int) -> R
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
-    scheduled = config.scheduled(teams)
+    league = config.extra.league is not None  # a league has no schedule: it is never complete, its seed never shown
+    scheduled = None if league else config.scheduled(teams)
     report = build_report(config.entrants, store.games(), teams=teams,  # streamed: the rows are read once
                           bootstrap_samples=bootstrap_samples, seed=config.seed, scheduled=scheduled)
-    if not report.partial:
+    if not report.partial and not league:
         report.seed = config.seed  # shown once every deal is played: until then it would tell the deals to come
     return report

@@ -36,8 +36,8 @@ from .config import TournamentConfig, sandbox_mode
 from .report import CROSSTABLE_SCORE, Report, build_report, interval_source, stored_report
 from .storage import GameRow, Store
 
-__all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "TIMES_GAMES", "ReportPage", "move_limits", "report_page",
-           "time_rows", "write_report"]
+__all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "TIMES_GAMES", "ReportPage", "move_limits", "rating_bars",
+           "report_page", "time_rows", "write_report"]
 
 #: Prefixes of the stored games whose table the course chart shows (the last is the whole table).
 COURSE_POINTS = 12
@@ -114,7 +114,7 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     linked = {r.key for r in chosen}
     listed = sorted({r.key: r for r in (*first, *chosen)}.values(), key=lambda r: r.seq)
     games = [_listed(r, f"{quote(folder)}/{quote(page_name(r.key))}" if r.key in linked else None) for r in listed]
-    bars, axis = _bars(report)
+    bars, axis = rating_bars(report)
     limits = move_limits(config)
     return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
@@ -233,7 +233,7 @@ def render(page: ReportPage) -> str:
         interval_source=interval_source(page.report.head_to_head))
 
 
-def _bars(report: Report) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def rating_bars(report: Report) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The rating rows with the x positions (0..100) of their interval on one scale for all of them."""
     rated = [r for r in report.rows if r["rating"] is not None]
     low = min((r["rating"] - (r["ci"] or 0) for r in rated), default=1400.0)

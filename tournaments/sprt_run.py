@@ -25,7 +25,7 @@ from .sprt import Sprt, SprtDecision, substitution_score
 from .sprt_plan import SprtPlan, deal_of
 from .storage import Store
 
-__all__ = ["SprtState", "run_sprt", "sprt_state"]
+__all__ = ["SprtState", "SprtTally", "run_sprt", "sprt_state"]
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,9 @@ class SprtState:
                 "max_deals": self.max_deals}
 
 
-class _Tally:
-    """The stored places by key, and the test over the deals that are complete."""
+class SprtTally:
+    """The stored places by key, and the test over the deals that are complete (fed game by game: a league's
+    candidate evaluation keeps one too, tournaments/league/)."""
 
     def __init__(self, plan: SprtPlan) -> None:
         self.plan = plan
@@ -96,7 +97,7 @@ class _Tally:
 
 def sprt_state(config: TournamentConfig, places: Mapping[str, Sequence[int]]) -> SprtState:
     """The test after these stored games (by key)."""
-    tally = _Tally(SprtPlan.of(config))
+    tally = SprtTally(SprtPlan.of(config))
     for key, p in places.items():
         tally.add(key, p)
     return tally.state()
@@ -108,7 +109,7 @@ def run_sprt(store: Store, config: TournamentConfig, make_executor: Callable[[To
     plan = SprtPlan.of(config)
     store.lock()
     store.save_config(config.to_dict())
-    tally = _Tally(plan)
+    tally = SprtTally(plan)
     for row in store.games():
         tally.add(row.key, row.places)
     if progress:

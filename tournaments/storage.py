@@ -44,7 +44,7 @@ from .rows import (
 )
 from .schema1 import Schema1, is_schema1
 
-__all__ = ["Store", "StorageError", "GameRow", "FinishedGame", "RecordTemplate", "StoredGame", "Batch",
+__all__ = ["Store", "StorageError", "body_faults", "GameRow", "FinishedGame", "RecordTemplate", "StoredGame", "Batch",
            "SCHEMA_VERSION", "decode_body", "encode_body", "pack_body"]
 
 
@@ -257,18 +257,21 @@ class Store:
             self._template = RecordTemplate.of(config, game)
         return self._template
 
-    def games(self, *, entrant: str | None = None, faulted: bool = False) -> Iterator[GameRow]:
+    def games(self, *, entrant: str | None = None, faulted: bool = False,
+              newest_first: bool = False) -> Iterator[GameRow]:
         """The stored games in schedule order (seq), streamed: ``entrant``, only the games it played; ``faulted``,
-        only the games with a fault. A damaged row is a StorageError naming it and its column."""
+        only the games with a fault; ``newest_first``: from the last seq back (a list of the latest games stops
+        early). A damaged row is a StorageError naming it and its column."""
         if self.old is not None:
-            yield from self.old.games(entrant, faulted)
+            old = self.old.games(entrant, faulted)
+            yield from (reversed(list(old)) if newest_first else old)
             return
         try:
-            yield from self._games(entrant, faulted)
+            yield from self._games(entrant, faulted, newest_first)
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
-    def _games(self, entrant: str | None, faulted: bool) -> Iterator[GameRow]:
+    def _games(self, entrant: str | None, faulted: bool, newest_first: bool = False) -> Iterator[GameRow]:
         """The rows: the seating and places texts repeat, so each is parsed (and checked) once."""
         seatings: dict[Any, tuple[str, ...]] = {}
         placings: dict[Any, tuple[int, ...]] = {}
@@ -276,7 +279,8 @@ class Store:
         last_seed, deck = None, -1
         where = " WHERE faults != 0" if faulted else ""
         rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, "
-                               f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq")
+                               f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq"
+                               + (" DESC" if newest_first else ""))
         for seq, key, seed, seating, places, faults, decisions, body in rows:
             names = seatings.get(seating)
             if names is None:
@@ -326,12 +330,9 @@ class Store:
         if type(count) is not int or count < 0:
             raise self.columns.damaged(seq, key, "faults")
         try:
-            _, rest = decode_body(body)
+            faults = body_faults(body, seats)
         except ValueError as exc:
             raise self.columns.damaged(seq, key, "body", f": {exc}") from None
-        whole = rest.get("X")
-        faults = faults_of((whole.get("faults") if isinstance(whole, dict) else None) if "X" in rest else rest.get("f"),
-                         seats)
         if faults is None:
             raise self.columns.damaged(seq, key, "body", ": its faults")
         if len(faults) != count:
@@ -388,6 +389,35 @@ class Store:
                 if type(used) is int:
                     times.setdefault(record["bots"][seat], []).append(used)
         return times
+
+    def asked(self, entrant: str, limit_games: int,
+              find_game: Callable[[str], Game] | None = None) -> Iterator[tuple[int | None, Any]]:
+        """Each decision ``entrant`` was asked in its most recent ``limit_games`` stored games (newest first): its
+        time in µs (None where the record kept none) and what it said there (RECORDS.md, "What the bots said";
+        None: nothing). A league's bot page reads its time per move and its counters from these."""
+        if self.old is not None:  # from before times and words were kept
+            return
+        game = self._game(find_game)
+        try:
+            rows = self.db.execute("SELECT seq, key, seed, seating, places, body FROM games ORDER BY seq DESC")
+            taken = 0
+            for seq, key, seed, seating, places, body in rows:
+                if taken >= limit_games:
+                    return
+                names = self.columns.seating(seq, key, seating)
+                if entrant not in names:
+                    continue
+                taken += 1
+                actors: list[int] = []
+                record = self._rebuild(seq, key, seed, seating, places, body, game, actors)[0]
+                times = record.get("times") or ()
+                said = record.get("said") or {}
+                for i, seat in enumerate(actors):
+                    if names[seat] == entrant:
+                        used = times[i] if i < len(times) and type(times[i]) is int else None
+                        yield used, said.get(str(i), said.get(i)) if isinstance(said, dict) else None
+        except sqlite3.Error as exc:
+            raise translate(self.path, exc) from exc
 
     def _rebuild(self, seq: Any, key: Any, seed: Any, seating: Any, places: Any, body: Any,
                  game: Game, actors: list[int] | None = None) -> tuple[dict[str, Any], State | None]:
@@ -447,6 +477,15 @@ class Store:
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
+
+
+def body_faults(body: Any, seats: int) -> tuple[Fault, ...] | None:
+    """The faults a row's body holds (None: damaged); ValueError for a body that does not decode. Also what a
+    :class:`FinishedGame`'s ``body`` holds, before it is stored (a league's suspension rule reads it)."""
+    _, rest = decode_body(body)
+    whole = rest.get("X")
+    listed = (whole.get("faults") if isinstance(whole, dict) else None) if "X" in rest else rest.get("f")
+    return faults_of(listed, seats)
 
 
 class Batch:

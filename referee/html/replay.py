@@ -84,8 +84,9 @@ def replay_data(record: GameRecord, find_game: Callable[[str], Game],
 
 
 def replay_html(record: GameRecord, find_game: Callable[[str], Game], *, back: str | None = None,
-                limits: Sequence[int | None] | None = None) -> str:
+                limits: Sequence[int | None] | None = None, back_label: str = "back to the tournament report") -> str:
     """The viewer page of ``record``; ``back``: a link shown at the top (the tournament report's page); ``limits``:
-    each seat's move time limit in milliseconds (drawn on its time chart)."""
+    each seat's move time limit in milliseconds (drawn on its time chart); ``back_label``: the link's words."""
     data = replay_data(record, find_game, limits)
-    return environment().get_template("replay.html.j2").render(data=data, back=back, stderr_shown=STDERR_SHOWN)
+    return environment().get_template("replay.html.j2").render(data=data, back=back, back_label=back_label,
+                                                                stderr_shown=STDERR_SHOWN)

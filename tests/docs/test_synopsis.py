@@ -1,6 +1,6 @@
-"""The synopses of docs/CLI.md, docs/TOURNAMENTS.md and docs/CHECK.md (the blocks of ``referee COMMAND [--option
-VALUE] …`` lines) name exactly the options each command declares, with the same value names, so they cannot drift
-from the program.
+"""The synopses of docs/CLI.md, docs/TOURNAMENTS.md, docs/CHECK.md and docs/LEAGUE.md (the blocks of ``referee
+COMMAND [--option VALUE] …`` lines) name exactly the options each command declares, with the same value names, so
+they cannot drift from the program.
 
 A synopsis block is a fenced block without a marker in which every line is ``referee …`` or the continuation of one
 (indented), and some line has an ``[--option``. Each command line names its command (``referee play``, ``referee
@@ -20,7 +20,7 @@ from referee.cli import app
 from referee.cli.common import command_tree
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ["docs/CLI.md", "docs/TOURNAMENTS.md", "docs/CHECK.md"]
+DOCS = ["docs/CLI.md", "docs/TOURNAMENTS.md", "docs/CHECK.md", "docs/LEAGUE.md"]
 
 
 def fenced_blocks(text: str) -> list[str]:

@@ -139,13 +139,13 @@ def test_each_builtin_plugin_registers_its_own_part() -> None:
     ismcts_only = load_registry(builtins=("referee.ismcts.plugin",), entry_points=False, commands=True)
     assert ismcts_only.games == {} and set(ismcts_only.bots) == {"ismcts"} and ismcts_only.commands == {}
     commands_only = load_registry(builtins=("tournaments.plugin",), entry_points=False, commands=True)
-    assert (commands_only.games, commands_only.bots, set(commands_only.commands)) == ({}, {}, {"tournament"})
+    assert (commands_only.games, commands_only.bots, set(commands_only.commands)) == ({}, {}, {"tournament", "league"})
 
 
 def test_commands_are_collected_only_when_asked() -> None:
     """Workers load the registry for games and bots: the command line's modules are not imported for them."""
     assert load_registry(entry_points=False).commands == {}
-    assert set(load_registry(entry_points=False, commands=True).commands) == {"tournament"}
+    assert set(load_registry(entry_points=False, commands=True).commands) == {"tournament", "league"}
 
 
 class _CommandPlugin:
@@ -175,7 +175,7 @@ def test_a_command_name_taken_or_bad_is_the_plugins_error(names: tuple[str, ...]
                              reserved=("play",))
     assert len(registry.errors) == 1 and error in registry.errors[0], registry.errors
     assert registry.errors[0].startswith(f"plugin 'commands-{names[0]}'")
-    assert set(registry.commands) == {"tournament"}  # the built-in plugin's command stays
+    assert set(registry.commands) == {"tournament", "league"}  # the built-in plugin's commands stay
 
 
 def test_registries_are_independent() -> None:

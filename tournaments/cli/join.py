@@ -18,6 +18,7 @@ from referee.wirelog import WireLog
 
 from ..config import TournamentConfig, sandbox_mode
 from ..executor import Placement, executor_factory
+from ..league.roster import is_league
 from ..report import stored_report
 from ..sprt_plan import is_sprt
 from ..storage import Store
@@ -66,6 +67,8 @@ def join(
         stored = store.config()
         if stored is None:
             raise ConfigError(f"{db} holds no tournament")
+        if is_league(stored):
+            raise ConfigError(f"{db} holds a league: add a bot with 'referee league add NAME SPEC'")
         if is_sprt(stored):
             raise ConfigError(f"{db} holds an SPRT, whose entrants are fixed; start another SPRT for another bot")
         config = TournamentConfig.from_dict(stored)

@@ -12,6 +12,7 @@ from referee.errors import ConfigError
 from referee.record import record_from_dict, record_text, write_record
 from referee.terminal import printable
 
+from ..league.roster import is_league
 from ..storage import Store
 from ..verify import Ticker
 from ..verify import verify as verify_store
@@ -64,6 +65,8 @@ def verify(
     """
     registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:  # verify only reads
+        if is_league(store.config()):
+            raise ConfigError(f"{db} holds a league: its games follow no fixed schedule, which verify checks against")
         checked = verify_store(store, registry.game, Ticker(lambda line: typer.echo(line, err=True)))
     if json_out:
         print_json(checked.to_json())

@@ -17,6 +17,7 @@ from referee.wirelog import WireLog
 
 from ..config import TournamentConfig, sandbox_mode
 from ..executor import ExecutorFactory, Placement, executor_factory
+from ..league.roster import is_league
 from ..report import stored_report
 from ..sprt_plan import is_sprt
 from ..storage import Store
@@ -78,6 +79,9 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
         stored = store.config()
         if stored is None:
             raise ConfigError(f"{db} holds no tournament")
+        if play is not None and is_league(stored):
+            raise ConfigError(f"{db} holds a league, which has no fixed schedule to resume: play it with "
+                              f"'referee league serve {db.parent}'")
         if is_sprt(stored):
             existing_sprt(store, stored, registry, json_out, play=play)
             return
