@@ -59,15 +59,45 @@ def make_here(games: int) -> Path:
 def measure(*args: str) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (user + system: steadier than the wall time on a busy machine) and peak RSS (MB)
     of ``python -m referee ARGS > /dev/null`` in a child process."""
+    return child(["-m", "referee", *args], f"referee {' '.join(args)}")
+
+
+#: The raw scan of the columns a command needs: a plain sqlite3 loop over exactly those, which it cannot beat
+#: without leaving rows or columns unread. ``table`` (and ``report``'s table) reads, in seq order, each game's seed
+#: (its deal), seating and places, and the body of a game with a fault (which seat faulted); ``games --faults``
+#: every column of the games with a fault (their key, seq, seed, bots, places, decisions, and the faults from the
+#: body), and reads past the others.
+RAW_SCANS = {
+    "table": "SELECT seed, seating, places, faults, CASE WHEN faults != 0 THEN body END FROM games ORDER BY seq",
+    "games --faults": "SELECT seq, key, seed, seating, places, faults, decisions, body FROM games WHERE faults != 0 "
+                      "ORDER BY seq",
+}
+RAW = "import sqlite3, sys\nfor row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):\n    pass\n"
+
+
+def raw_scan(db: Path, what: str) -> tuple[float, float, float]:
+    """:func:`measure` of the raw scan of the columns ``what`` needs (:data:`RAW_SCANS`), in a child process."""
+    return child(["-c", RAW, str(db), RAW_SCANS[what]], f"the raw scan for {what}")
+
+
+def child(argv: list[str], what: str) -> tuple[float, float, float]:
     started = time.perf_counter()
     with open(os.devnull, "w") as null:
-        child = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=null, stderr=subprocess.PIPE,
-                                 cwd=ROOT)
-        _, status, usage = os.wait4(child.pid, 0)
+        process = subprocess.Popen([sys.executable, *argv], stdout=null, stderr=subprocess.PIPE, cwd=ROOT)
+        _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"referee {' '.join(args)} failed: {child.stderr.read().decode() if child.stderr else ''}")
+        raise SystemExit(f"{what} failed: {process.stderr.read().decode() if process.stderr else ''}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def compared(scan_of: str, what: str, games: int, db: Path, *args: str) -> list[list[str]]:
+    """The command and the raw scan of the columns it needs (``RAW_SCANS[scan_of]``), one after the other, and the
+    ratio of their CPU times."""
+    scan = raw_scan(db, scan_of)
+    command = measure(*args)
+    return [[*row(what, games, *command)[:-1], f"{scan[1]:.2f}", f"{command[1] / scan[1]:.2f}"],
+            [*row(f"  raw scan for {scan_of}", games, *scan)[:-1], "", ""]]
 
 
 def row(what: str, games: int | str, wall: float, cpu: float, rss: float, size: str = "") -> list[str]:
@@ -119,7 +149,7 @@ def main() -> None:
     if args.make:
         make_here(args.make)
         return
-    rows = []
+    rows, ratios = [], []
     for n in args.games:
         db = make(n)
         size = f"{db.stat().st_size / n:.0f}"
@@ -127,6 +157,9 @@ def main() -> None:
         if args.bootstrap:
             rows.append(row(f"table --bootstrap {args.bootstrap}", n,
                             *measure("tournament", "table", str(db), "--json", "--bootstrap", str(args.bootstrap))))
+        ratios += compared("table", "table --json", n, db, "tournament", "table", str(db), "--json")
+        ratios += compared("games --faults", "games --faults --json", n, db, "tournament", "games", str(db),
+                           "--faults", "--json")
     n = max(args.games)
     rows.append(row("games --json", n, *measure("tournament", "games", str(make(n)), "--json")))
     rows.append(row("games (simple)", n, *measure("tournament", "games", str(make(n)))))
@@ -135,6 +168,12 @@ def main() -> None:
     print(tabulate(rows, headers=["command", "games", "wall s", "CPU s", "games/CPU s", "peak RSS MB", "bytes/game"],
                    disable_numparse=True))
     print(f"(one child process each, on {os.cpu_count()} cores; the load average was {os.getloadavg()[0]:.1f})")
+    print()
+    print("Each command beside the raw scan of the columns it needs (a plain sqlite3 loop over exactly those, "
+          "RAW_SCANS),\nmeasured one after the other in this run; ratio: the command's CPU time over the scan's.")
+    print(tabulate(ratios, headers=["command", "games", "wall s", "CPU s", "games/CPU s", "peak RSS MB",
+                                    "raw scan CPU s", "ratio"], disable_numparse=True))
+    print(f"(the load average was {os.getloadavg()[0]:.1f})")
     print()
     print(tabulate(live_ratings(), headers=["live ratings", "LiveRatings.update CPU µs/game",
                                             "openskill rate() CPU µs/game", "ratio"], disable_numparse=True))
