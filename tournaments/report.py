@@ -27,7 +27,7 @@ from .storage import GameRow, Store
 from .tally import Tallies, tally_rows, tally_store
 
 __all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source", "report_of",
-           "stored_report"]
+           "stored_report", "stored_table"]
 
 #: What a crosstable cell is, wherever the crosstable is shown (the terminal table, the HTML report).
 CROSSTABLE_SCORE = "score: wins + ½ draws, of the games both played"
@@ -183,15 +183,21 @@ def report_of(entrants: Sequence[str], tallies: Tallies, *, teams: Sequence[Sequ
 
 def stored_report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
     """The table of the tournament ``store`` holds, as far as it is played (what ``table`` prints)."""
+    return stored_table(store, registry, bootstrap_samples)[0]
+
+
+def stored_table(store: Store, registry: Registry, bootstrap_samples: int,
+                 marks: Sequence[int] = ()) -> tuple[Report, Tallies]:
+    """:func:`stored_report`, and the tallies it is computed from (with ``marks``, their snapshots: tally_rows)."""
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
     scheduled = config.scheduled(teams)
-    tallies = None if bootstrap_samples else tally_store(config.entrants, store)  # None: read one by one
+    tallies = None if bootstrap_samples else tally_store(config.entrants, store, marks)  # None: read one by one
     if tallies is None:
-        tallies = tally_rows(config.entrants, store.games(), bootstrap=bootstrap_samples > 0)  # a stream, read once
+        tallies = tally_rows(config.entrants, store.games(), bootstrap=bootstrap_samples > 0, marks=marks)
     report = report_of(config.entrants, tallies, teams=teams, bootstrap_samples=bootstrap_samples, seed=config.seed,
                        scheduled=scheduled)
     if not report.partial:
         report.seed = config.seed  # shown once every deal is played: until then it would tell the deals to come
-    return report
+    return report, tallies

@@ -16,6 +16,7 @@ import sqlite3
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from referee.errors import StorageError
 
@@ -42,6 +43,8 @@ class Tallies:
     patterns: dict[Game, int] = field(default_factory=dict)
     pattern_of: array = field(default_factory=lambda: array("i"))
     deal_of: array = field(default_factory=lambda: array("i"))
+    #: with ``marks``, the games of each prefix of them: (its length, its games counted as ``counts`` counts them)
+    snapshots: list[tuple[int, dict[Game, int]]] = field(default_factory=list)
 
     def close(self, run: Sequence[Game], count: int = 1) -> None:
         """The games of one deal (``count`` deals that went alike): its games of one pair of bots are a deal pair
@@ -68,17 +71,25 @@ def stranger(key: str | None, seating: Sequence[str]) -> StorageError:
                         "tournament (the row is damaged)")
 
 
-def tally_rows(entrants: Sequence[str], rows: Iterable[GameRow], *, bootstrap: bool = False) -> Tallies:
+def tally_rows(entrants: Sequence[str], rows: Iterable[GameRow], *, bootstrap: bool = False,
+               marks: Sequence[int] = ()) -> Tallies:
     """The tallies of ``rows`` in ``seq`` order (a stream, read once). A deal is a run of one seed: under duplicate
-    deals every rotation of a deck shares its seed, and the schedule numbers them consecutively."""
+    deals every rotation of a deck shares its seed, and the schedule numbers them consecutively. ``marks``: the
+    lengths of the prefixes to snapshot (ascending)."""
     index = {name: i for i, name in enumerate(entrants)}
     tallies = Tallies(faults=[0] * len(entrants))
     counts, faults, patterns = tallies.counts, tallies.faults, tallies.patterns
     deal: int | None = None
     deals = -1
     run: list[Game] = []  # the games of the deal being read (a few: its rotations)
+    read, snap = 0, iter(marks)
+    mark = next(snap, None)
     for _, key, deck, seating, places, row_faults, _ in rows:  # GameRow, unpacked: the cheapest read of its fields
         game = (seating, places)
+        read += 1
+        if read == mark:
+            tallies.snapshots.append((read, {**counts, game: counts.get(game, 0) + 1}))
+            mark = next(snap, None)
         counts[game] = counts.get(game, 0) + 1
         if row_faults:
             for fault in row_faults:
@@ -104,20 +115,20 @@ class _Unlike(Exception):
     """A row is not as this referee writes it: read the rows one by one instead."""
 
 
-def tally_store(entrants: Sequence[str], store: Store) -> Tallies | None:
+def tally_store(entrants: Sequence[str], store: Store, marks: Sequence[int] = ()) -> Tallies | None:
     """The tallies of the games of ``store`` (schema 2), or None when a row is not as this referee writes it (then
-    :func:`tally_rows` of ``store.games()`` gives them, or the error naming the row)."""
+    :func:`tally_rows` of ``store.games()`` gives them, or the error naming the row). ``marks``: as tally_rows."""
     if store.old is not None:
         return None
     try:
-        return _tally_store(entrants, store)
+        return _tally_store(entrants, store, marks)
     except _Unlike:
         return None
     except sqlite3.Error as exc:
         raise translate(store.path, exc) from exc
 
 
-def _tally_store(entrants: Sequence[str], store: Store) -> Tallies:
+def _tally_store(entrants: Sequence[str], store: Store, marks: Sequence[int]) -> Tallies:
     index = {name: i for i, name in enumerate(entrants)}
     tallies = Tallies(faults=[0] * len(entrants))
     decoded: dict[str, Game] = {}  # a game's text (seating, newline, places) → the game
@@ -149,23 +160,33 @@ def _tally_store(entrants: Sequence[str], store: Store) -> Tallies:
 
     # A deal is a run of one seed in seq order. Its games' texts (a JSON array a text, so without a newline) are
     # counted by distinct deal: the loop below does the least a game, and the rest is done once per distinct deal.
-    rows = store.db.execute("SELECT seed, seating || char(10) || places FROM games ORDER BY seq")
+    rows = iter(store.db.execute("SELECT seed, seating || char(10) || places FROM games ORDER BY seq"))
     runs: dict[tuple[str, ...], int] = {}
     deal: object = None
     run: list[str] = []
-    for seed, text in rows:
-        if seed == deal:
-            run.append(text)
-            continue
-        if run:
-            texts = tuple(run)
-            runs[texts] = runs.get(texts, 0) + 1
-            if len(runs) == DEALS_HELD:
-                add(runs)
-        # canonical decimal: equal texts are equal seeds (int() would read "01", " 1" or "1_0" too)
-        if not (type(seed) is str and seed.isdigit() and seed.isascii() and (seed[0] != "0" or seed == "0")):
-            raise _Unlike
-        deal, run = seed, [text]
+    read = 0
+    for mark in (*marks, None):  # read up to each mark, then snapshot, without a test a game
+        for seed, text in (rows if mark is None else islice(rows, mark - read)):
+            if seed == deal:
+                run.append(text)
+                continue
+            if run:
+                texts = tuple(run)
+                runs[texts] = runs.get(texts, 0) + 1
+                if len(runs) == DEALS_HELD:
+                    add(runs)
+            # canonical decimal: equal texts are equal seeds (int() would read "01", " 1" or "1_0" too)
+            if not (type(seed) is str and seed.isdigit() and seed.isascii() and (seed[0] != "0" or seed == "0")):
+                raise _Unlike
+            deal, run = seed, [text]
+        if mark is not None:
+            add(runs)
+            snapshot = dict(counts)
+            for game in map(game_of, run):  # the deal being read, so far
+                snapshot[game] = snapshot.get(game, 0) + 1
+            read = sum(snapshot.values())
+            if read == mark:  # else the games ended before it
+                tallies.snapshots.append((mark, snapshot))
     if run:
         texts = tuple(run)
         runs[texts] = runs.get(texts, 0) + 1

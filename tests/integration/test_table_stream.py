@@ -296,6 +296,14 @@ def test_the_table_counted_in_sql_is_the_old_algorithms(databases: dict[str, Pat
         assert fast == tally_rows(config.entrants, store.games())
         assert list(fast.counts.items()) == list(tally_rows(config.entrants, store.games()).counts.items())
         report = stored_report(store, registry, 0)
+        games = store.count()
+        marks = sorted({1, 2, 5, games // 3, games // 2 + 1, games - 1, games + 5})  # the last: past the games
+        snapshots = tally_store(config.entrants, store, marks)
+        assert snapshots is not None
+        ordered = [(mark, list(counts.items())) for mark, counts in snapshots.snapshots]
+        assert ordered == [(mark, list(counts.items()))
+                           for mark, counts in tally_rows(config.entrants, store.games(), marks=marks).snapshots]
+        assert [mark for mark, _ in ordered] == [mark for mark in marks if mark <= games]
     expected["seed"] = config.seed if not expected["partial"] else None
     assert json.dumps(report.to_json()) == json.dumps(expected)
     if name in ("rr-2", "rr3-2"):
