@@ -19,10 +19,13 @@ of ``LiveRatings.update`` (which the main process runs once per stored game) aga
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -53,6 +56,59 @@ def make_here(games: int) -> Path:
     make_database(partial, games, seats=2, entrants=4, game="durak")
     partial.rename(path)
     print(f"made {path} ({games} games) in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return path
+
+
+def make_real(games: int) -> Path:
+    """The cached database of ``games`` real games, for ``report`` (which replays some: the synthetic games do not
+    replay): the 480 games of a real tournament (4 random bots at 2 seats, 40 duplicate deals), repeated with new
+    keys and seq (deal numbers follow on), their seeds, seatings, places and bodies as played. None has a fault."""
+    path = CACHE / f"durak-2x4-real-{games}.db"
+    if not path.is_file():  # made in a child process, as make() does
+        subprocess.run([sys.executable, __file__, "--make-real", str(games)], check=True, cwd=ROOT)
+    return path
+
+
+def make_real_here(games: int) -> Path:
+    from tournaments.rows import TABLES
+
+    path = CACHE / f"durak-2x4-real-{games}.db"
+    CACHE.mkdir(exist_ok=True)
+    template = CACHE / "durak-2x4-real-template.db"
+    if not template.is_file():
+        partial = template.with_suffix(".making")
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            Path(f"{partial}{suffix}").unlink(missing_ok=True)
+        subprocess.run([sys.executable, "-m", "referee", "tournament", "run", "durak", *["-b", "random"] * 4,
+                        "--seats", "2", "--games", "40", "--seed", "7", "--db", str(partial)], check=True, cwd=ROOT,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        partial.rename(template)
+    partial = path.with_suffix(".making")
+    partial.unlink(missing_ok=True)
+    source = sqlite3.connect(template)
+    rows = source.execute("SELECT seq, key, seed, seating, places, faults, decisions, body, finished_at FROM games "
+                          "ORDER BY seq").fetchall()
+    config = json.loads(source.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+    source.close()
+    deals = config["games"]
+    cycles = -(-games // len(rows))
+    config["games"] = deals * cycles
+    db = sqlite3.connect(partial, isolation_level=None)
+    db.execute("PRAGMA journal_mode=OFF")
+    db.executescript(TABLES)
+    db.execute("INSERT INTO meta VALUES ('schema', '2')")
+    db.execute("INSERT INTO meta VALUES ('config', ?)", (json.dumps(config, sort_keys=True),))
+    db.execute("BEGIN")
+    for cycle in range(cycles):
+        chunk = []
+        for seq, key, *rest in rows[:games - cycle * len(rows)]:
+            table, deal, rotation = key.split(".")
+            chunk.append((cycle * len(rows) + seq, f"{table}.d{int(deal[1:]) + cycle * deals}.{rotation}", *rest))
+        db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", chunk)
+    db.execute("COMMIT")
+    db.execute("PRAGMA journal_mode=WAL")
+    db.close()
+    partial.rename(path)
     return path
 
 
@@ -145,9 +201,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000, 1_000_000], metavar="N")
     parser.add_argument("--bootstrap", type=int, default=0, metavar="B", help="also the table with --bootstrap B")
     parser.add_argument("--make", type=int, metavar="N", help=argparse.SUPPRESS)  # make() runs this in a child
+    parser.add_argument("--make-real", type=int, metavar="N", help=argparse.SUPPRESS)  # make_real() too
     args = parser.parse_args()
     if args.make:
         make_here(args.make)
+        return
+    if args.make_real:
+        make_real_here(args.make_real)
         return
     rows, ratios = [], []
     for n in args.games:
@@ -160,6 +220,10 @@ def main() -> None:
         ratios += compared("table", "table --json", n, db, "tournament", "table", str(db), "--json")
         ratios += compared("games --faults", "games --faults --json", n, db, "tournament", "games", str(db),
                            "--faults", "--json")
+        real = make_real(n)
+        with tempfile.TemporaryDirectory() as out:
+            ratios += compared("table", "report --replays 0 (real games)", n, real, "tournament", "report", str(real),
+                               "--replays", "0", "-o", f"{out}/report.html")
     n = max(args.games)
     rows.append(row("games --json", n, *measure("tournament", "games", str(make(n)), "--json")))
     rows.append(row("games (simple)", n, *measure("tournament", "games", str(make(n)))))

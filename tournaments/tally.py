@@ -148,22 +148,48 @@ def _tally_store(entrants: Sequence[str], store: Store, marks: Sequence[int]) ->
             game = decoded[text] = (names, placed)
         return game
 
-    counts = tallies.counts
+    counts, faults = tallies.counts, tallies.faults
+    faulted: dict[int, GameRow] = {}  # the games with a fault of the deals being added, by seq
 
-    def add(runs: dict[tuple[str, ...], int]) -> None:
-        for texts, count in runs.items():
-            run = [game_of(text) for text in texts]
+    def fetch(items: Iterable[str | int]) -> None:
+        """Read the games with a fault (an int: its seq) among ``items``, each checked as ``games()`` checks it."""
+        seqs = [item for item in items if type(item) is int]
+        try:
+            for start in range(0, len(seqs), 10_000):
+                for row in store.games(seqs=seqs[start:start + 10_000]):
+                    faulted[row.seq] = row
+        except StorageError:
+            raise _Unlike from None
+
+    def game_at(item: str | int, count: int = 0) -> Game:
+        """The game of a text, or of a game with a fault (its seq), whose faults count ``count`` times."""
+        if type(item) is not int:
+            return game_of(item)  # type: ignore[arg-type]
+        row = faulted.get(item)  # type: ignore[arg-type]
+        if row is None or not all(name in index for name in row.seating):
+            raise _Unlike
+        for fault in row.faults:
+            faults[index[row.seating[fault.seat]]] += count
+        return row.seating, row.places
+
+    def add(runs: dict[tuple[str | int, ...], int]) -> None:
+        fetch(item for items in runs for item in items)
+        for items, count in runs.items():
+            run = [game_at(item, count) for item in items]
             for game in run:
                 counts[game] = counts.get(game, 0) + count
             tallies.close(run, count)
         runs.clear()
+        faulted.clear()
 
-    # A deal is a run of one seed in seq order. Its games' texts (a JSON array a text, so without a newline) are
-    # counted by distinct deal: the loop below does the least a game, and the rest is done once per distinct deal.
-    rows = iter(store.db.execute("SELECT seed, seating || char(10) || places FROM games ORDER BY seq"))
-    runs: dict[tuple[str, ...], int] = {}
+    # A deal is a run of one seed in seq order. Its games' texts (a JSON array a text, so without a newline), or for
+    # a game with a fault its seq (read whole, later), are counted by distinct deal: the loop below does the least a
+    # game, and the rest is done once per distinct deal.
+    rows = iter(store.db.execute("SELECT seed, CASE WHEN faults = 0 THEN seating || char(10) || places ELSE seq END "
+                                 "FROM games ORDER BY seq"))
+    runs: dict[tuple[str | int, ...], int] = {}
     deal: object = None
-    run: list[str] = []
+    run: list[str | int] = []
     read = 0
     for mark in (*marks, None):  # read up to each mark, then snapshot, without a test a game
         for seed, text in (rows if mark is None else islice(rows, mark - read)):
@@ -182,7 +208,8 @@ def _tally_store(entrants: Sequence[str], store: Store, marks: Sequence[int]) ->
         if mark is not None:
             add(runs)
             snapshot = dict(counts)
-            for game in map(game_of, run):  # the deal being read, so far
+            fetch(run)
+            for game in [game_at(item) for item in run]:  # the deal being read, so far
                 snapshot[game] = snapshot.get(game, 0) + 1
             read = sum(snapshot.values())
             if read == mark:  # else the games ended before it
@@ -191,11 +218,4 @@ def _tally_store(entrants: Sequence[str], store: Store, marks: Sequence[int]) ->
         texts = tuple(run)
         runs[texts] = runs.get(texts, 0) + 1
     add(runs)
-    faults = tallies.faults
-    for row in store.games(faulted=True):  # checked one by one: a row with a fault is rare
-        for fault in row.faults:
-            name = row.seating[fault.seat]
-            if name not in index:
-                raise _Unlike
-            faults[index[name]] += 1
     return tallies
