@@ -339,3 +339,23 @@ def test_a_row_not_as_this_referee_writes_it_is_read_one_by_one(databases: dict[
         report = stored_report(store, registry, 0)
     expected["seed"] = config.seed
     assert json.dumps(report.to_json()) == json.dumps(expected)
+
+
+def test_games_json_built_by_hand_is_jsons_for_any_faults_and_text() -> None:
+    """games --json writes its indented JSON by hand, games with faults included: json.dumps's text, to the byte,
+    for quotes, backslashes, control characters and non-ASCII in any string, and for any number of faults."""
+    from protocol.faults import Fault, FaultKind
+
+    rng = np.random.default_rng(3)
+    kinds = list(FaultKind)
+    texts = ["", "no answer in 1000 ms", 'crash "x"\n\\ é ☃ \x01\u2028']
+    rows = [GameRow(i, f"t0.d{i}.r0{texts[i % 3]}", int(rng.integers(0, 2**63)) * 2, ("a", 'b"', "ж\t"), (1, 3, 2),
+                    tuple(Fault(int(rng.integers(3)), kinds[int(rng.integers(len(kinds)))], int(rng.integers(100)),
+                                texts[int(rng.integers(3))]) for _ in range(i % 4)), int(rng.integers(100)))
+            for i in range(40)]
+    out = io.StringIO()
+    write_games_json(rows, out)
+    expected = {"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": list(r.seating),
+                           "places": list(r.places), "decisions": r.decisions,
+                           "faults": [f.to_dict() for f in r.faults]} for r in rows]}
+    assert out.getvalue() == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
