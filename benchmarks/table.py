@@ -12,6 +12,12 @@ of ``LiveRatings.update`` (which the main process runs once per stored game) aga
 ``PlackettLuce.rate`` it reproduces, at 2 and 4 seats. The database is
 ``benchmarks/storage.py``'s ``make_database`` (schema 2, random places, 1 % of the games with a fault).
 
+Issue 39: at each N, ``table --json``, ``games --faults --json`` and ``report --replays 0`` each beside the raw scan
+of the columns it needs (:data:`RAW_SCANS`: a plain ``sqlite3`` loop over exactly those, in a child process),
+alternately ``--repeat`` times, and the ratio of their median CPU times. ``report`` replays games (the time per
+move), which the synthetic games do not allow: it runs on a database of real games repeated (:func:`make_real`,
+cached beside the others), without faults.
+
     python benchmarks/table.py                    # 10⁴, 10⁵, 10⁶
     python benchmarks/table.py --games 10000 100000 --bootstrap 100
 """
@@ -23,6 +29,7 @@ import json
 import os
 import resource
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -147,11 +154,14 @@ def child(argv: list[str], what: str) -> tuple[float, float, float]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def compared(scan_of: str, what: str, games: int, db: Path, *args: str) -> list[list[str]]:
-    """The command and the raw scan of the columns it needs (``RAW_SCANS[scan_of]``), one after the other, and the
-    ratio of their CPU times."""
-    scan = raw_scan(db, scan_of)
-    command = measure(*args)
+def compared(scan_of: str, what: str, games: int, db: Path, *args: str, repeat: int = 1) -> list[list[str]]:
+    """The command and the raw scan of the columns it needs (``RAW_SCANS[scan_of]``), one after the other,
+    ``repeat`` times (each figure the median), and the ratio of their median CPU times."""
+    scans, commands = [], []
+    for _ in range(repeat):
+        scans.append(raw_scan(db, scan_of))
+        commands.append(measure(*args))
+    scan, command = (tuple(statistics.median(m[k] for m in runs) for k in range(3)) for runs in (scans, commands))
     return [[*row(what, games, *command)[:-1], f"{scan[1]:.2f}", f"{command[1] / scan[1]:.2f}"],
             [*row(f"  raw scan for {scan_of}", games, *scan)[:-1], "", ""]]
 
@@ -200,6 +210,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000, 1_000_000], metavar="N")
     parser.add_argument("--bootstrap", type=int, default=0, metavar="B", help="also the table with --bootstrap B")
+    parser.add_argument("--repeat", type=int, default=3, metavar="R",
+                        help="measure each command and its raw scan R times, alternately (the medians)")
     parser.add_argument("--make", type=int, metavar="N", help=argparse.SUPPRESS)  # make() runs this in a child
     parser.add_argument("--make-real", type=int, metavar="N", help=argparse.SUPPRESS)  # make_real() too
     args = parser.parse_args()
@@ -217,13 +229,14 @@ def main() -> None:
         if args.bootstrap:
             rows.append(row(f"table --bootstrap {args.bootstrap}", n,
                             *measure("tournament", "table", str(db), "--json", "--bootstrap", str(args.bootstrap))))
-        ratios += compared("table", "table --json", n, db, "tournament", "table", str(db), "--json")
+        ratios += compared("table", "table --json", n, db, "tournament", "table", str(db), "--json",
+                           repeat=args.repeat)
         ratios += compared("games --faults", "games --faults --json", n, db, "tournament", "games", str(db),
-                           "--faults", "--json")
+                           "--faults", "--json", repeat=args.repeat)
         real = make_real(n)
         with tempfile.TemporaryDirectory() as out:
             ratios += compared("table", "report --replays 0 (real games)", n, real, "tournament", "report", str(real),
-                               "--replays", "0", "-o", f"{out}/report.html")
+                               "--replays", "0", "-o", f"{out}/report.html", repeat=args.repeat)
     n = max(args.games)
     rows.append(row("games --json", n, *measure("tournament", "games", str(make(n)), "--json")))
     rows.append(row("games (simple)", n, *measure("tournament", "games", str(make(n)))))
@@ -234,7 +247,8 @@ def main() -> None:
     print(f"(one child process each, on {os.cpu_count()} cores; the load average was {os.getloadavg()[0]:.1f})")
     print()
     print("Each command beside the raw scan of the columns it needs (a plain sqlite3 loop over exactly those, "
-          "RAW_SCANS),\nmeasured one after the other in this run; ratio: the command's CPU time over the scan's.")
+          f"RAW_SCANS),\nmeasured one after the other in this run, {args.repeat} times (the medians); ratio: the "
+          "command's CPU time over the scan's.")
     print(tabulate(ratios, headers=["command", "games", "wall s", "CPU s", "games/CPU s", "peak RSS MB",
                                     "raw scan CPU s", "ratio"], disable_numparse=True))
     print(f"(the load average was {os.getloadavg()[0]:.1f})")

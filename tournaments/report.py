@@ -5,9 +5,10 @@ A table can be partial (an interrupted or running tournament): it says how many 
 yet is *unrated*: no rating and no interval (``None``), ranked after every rated entrant; the fit rates only the
 entrants that played, centred at 1500 among them.
 
-The rows are read once, as they come (``Store.games()`` streams them): the table keeps a count per distinct
-(seating, places), the faults and the deal pairs in flight, so its memory does not grow with the number of games.
-Only ``--bootstrap`` keeps something per game: two integers (its pattern and its deal, 8 bytes).
+The rows are read once, as they come: the table is computed from their tallies (tournaments/tally.py: a count per
+distinct (seating, places), the faults and the deal pairs), so its memory does not grow with the number of games;
+a stored tournament's are counted in one lean SQL scan (:func:`stored_report`). Only ``--bootstrap`` keeps something
+per game: two integers (its pattern and its deal, 8 bytes).
 """
 
 from __future__ import annotations
