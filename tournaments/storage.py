@@ -260,7 +260,7 @@ class Store:
     def games(self, *, entrant: str | None = None, faulted: bool = False,
               seqs: Sequence[int] | None = None) -> Iterator[GameRow]:
         """The stored games in schedule order (seq), streamed: ``entrant``, only the games it played; ``faulted``,
-        only the games with a fault; ``seqs`` (schema 2), only those games (at most 30,000). A damaged row is a
+        only the games with a fault; ``seqs`` (schema 2), only those games (at most 999). A damaged row is a
         StorageError naming it and its column."""
         if self.old is not None:
             if seqs is not None:

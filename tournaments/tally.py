@@ -155,8 +155,8 @@ def _tally_store(entrants: Sequence[str], store: Store, marks: Sequence[int]) ->
         """Read the games with a fault (an int: its seq) among ``items``, each checked as ``games()`` checks it."""
         seqs = [item for item in items if type(item) is int]
         try:
-            for start in range(0, len(seqs), 10_000):
-                for row in store.games(seqs=seqs[start:start + 10_000]):
+            for start in range(0, len(seqs), 900):  # an SQLite before 3.32 takes at most 999 parameters
+                for row in store.games(seqs=seqs[start:start + 900]):
                     faulted[row.seq] = row
         except StorageError:
             raise _Unlike from None
