@@ -5,29 +5,30 @@ A table can be partial (an interrupted or running tournament): it says how many 
 yet is *unrated*: no rating and no interval (``None``), ranked after every rated entrant; the fit rates only the
 entrants that played, centred at 1500 among them.
 
-The rows are read once, as they come (``Store.games()`` streams them): the table keeps a count per distinct
-(seating, places), the faults and the deal pairs in flight, so its memory does not grow with the number of games.
-Only ``--bootstrap`` keeps something per game: two integers (its pattern and its deal, 8 bytes).
+The rows are read once, as they come: the table is computed from their tallies (tournaments/tally.py: a count per
+distinct (seating, places), the faults and the deal pairs), so its memory does not grow with the number of games;
+a stored tournament's are counted in one lean SQL scan (:func:`stored_report`). Only ``--bootstrap`` keeps something
+per game: two integers (its pattern and its deal, 8 bytes).
 """
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from referee.errors import StorageError
 from referee.plugins import Registry
 
 from .config import TournamentConfig
 from .ratings import HeadToHeads, Placing, bootstrap_patterns, fit
 from .storage import GameRow, Store
+from .tally import Tallies, tally_rows, tally_store
 
-__all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source", "stored_report"]
+__all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source", "report_of",
+           "stored_report", "stored_table"]
 
 #: What a crosstable cell is, wherever the crosstable is shown (the terminal table, the HTML report).
 CROSSTABLE_SCORE = "score: wins + ½ draws, of the games both played"
@@ -77,26 +78,22 @@ def interval_source(head_to_head: Sequence[dict[str, Any]]) -> str:
     return "95% interval, from the deal pairs, or the games where pairs is -"
 
 
-def _stranger(key: str | None, seating: Sequence[str]) -> StorageError:
-    """A stored game that seats someone who is not an entrant: a damaged (or forged) row, one line."""
-    where = f"game {key!r:.40}" if key is not None else "a stored game"
-    return StorageError(f"{where} seats {', '.join(repr(n)[:40] for n in seating)}: not all entrants of this "
-                        "tournament (the row is damaged)")
-
-
 def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Sequence[Sequence[int]] | None = None,
-                 bootstrap_samples: int = 0, seed: int = 0, scheduled: int | None = None,
-                 counted: Mapping[tuple[tuple[str, ...], tuple[int, ...]], int] | None = None,
-                 faulted: Mapping[str, int] | None = None) -> Report:
+                 bootstrap_samples: int = 0, seed: int = 0, scheduled: int | None = None) -> Report:
     """The table of ``rows``, the games stored so far, in ``seq`` order (a stream, read once); ``scheduled``: the
-    games of the whole schedule (the table is partial while fewer are stored). ``counted``: games counted already,
-    by (seating, places), with ``faulted`` their faults per entrant (a league keeps them as its games finish, and
-    passes no rows): the table is the same, but its head-to-head rows have no deal pairs of them."""
+    games of the whole schedule (the table is partial while fewer are stored)."""
+    tallies = tally_rows(entrants, rows, bootstrap=bootstrap_samples > 0)
+    return report_of(entrants, tallies, teams=teams, bootstrap_samples=bootstrap_samples, seed=seed,
+                     scheduled=scheduled)
+
+
+def report_of(entrants: Sequence[str], tallies: Tallies, *, teams: Sequence[Sequence[int]] | None = None,
+              bootstrap_samples: int = 0, seed: int = 0, scheduled: int | None = None) -> Report:
+    """The table of the games ``tallies`` counted (:mod:`tournaments.tally`; with ``bootstrap_samples``, counted
+    with ``bootstrap``)."""
     index = {name: i for i, name in enumerate(entrants)}
     n = len(entrants)
-    Game = tuple[tuple[str, ...], tuple[int, ...]]  # (seating, places), by name
-    counts: dict[Game, int] = dict(counted or {})  # game → how often, in order of first appearance
-    faults = [(faulted or {}).get(name, 0) for name in entrants]
+    counts, faults, patterns = tallies.counts, tallies.faults, tallies.patterns
     two_seats = True
     h2h = HeadToHeads()
     who: dict[tuple[str, ...], tuple[int, ...]] = {}  # a seating by entrant index
@@ -107,54 +104,7 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
             seating = who[names] = tuple(index[name] for name in names)
         return seating
 
-    # A deal is a run of one seed: under duplicate deals every rotation of a deck shares its seed, and the schedule
-    # numbers them consecutively. A deal's games of one pair of bots are a deal pair when they are two (the pair's
-    # games by deal, as head_to_head groups them); an SPRT with a field plays several pairs on one deck. Deals are
-    # counted by their two games (all a deal pair needs); --bootstrap keeps each game's pattern (its index in
-    # ``patterns``) and deal.
-    two_game_deals: dict[tuple[Game, Game], int] = {}
-    deal: int | None = None
-    deals = -1
-    run: list[Game] = []  # the games of the deal being read (a few: its rotations)
-    pattern_of, deal_of = array("i"), array("i")
-    patterns: dict[Game, int] = {}
-
-    def close(run: list[Game]) -> None:
-        if len(run) == 2:
-            pairs: Iterable[list[Game]] = (run,)
-        else:
-            by_pair: dict[frozenset[str], list[Game]] = {}
-            for one in run:
-                by_pair.setdefault(frozenset(one[0]), []).append(one)
-            pairs = by_pair.values()
-        for games in pairs:
-            if len(games) == 2:
-                both = (games[0], games[1])
-                two_game_deals[both] = two_game_deals.get(both, 0) + 1
-
-    for _, key, deck, seating, places, row_faults, _ in rows:  # GameRow, unpacked: the cheapest read of its fields
-        game = (seating, places)
-        counts[game] = counts.get(game, 0) + 1
-        if row_faults:
-            for fault in row_faults:
-                if seating[fault.seat] not in index:
-                    raise _stranger(key, seating)
-                faults[index[seating[fault.seat]]] += 1
-        if deck == deal:
-            run.append(game)
-        else:
-            if len(run) > 1:
-                close(run)
-            deal, deals, run = deck, deals + 1, [game]
-        if bootstrap_samples:
-            pattern_of.append(patterns.setdefault(game, len(patterns)))
-            deal_of.append(deals)
-    if len(run) > 1:
-        close(run)
-    for names, _ in counts:
-        if not all(name in index for name in names):
-            raise _stranger(None, names)
-    for (one, other), count in two_game_deals.items():
+    for (one, other), count in tallies.two_game_deals.items():
         h2h.deal([(seated(one[0]), one[1]), (seated(other[0]), other[1])], count)
     played = [0] * n
     place_sum = [0] * n
@@ -189,8 +139,8 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
 
         if bootstrap_samples:
             result = bootstrap_patterns(len(rated), [placing(*game) for game in patterns],
-                                        np.frombuffer(pattern_of, dtype=np.intc).astype(np.intp),
-                                        np.frombuffer(deal_of, dtype=np.intc).astype(np.intp),
+                                        np.frombuffer(tallies.pattern_of, dtype=np.intc).astype(np.intp),
+                                        np.frombuffer(tallies.deal_of, dtype=np.intc).astype(np.intp),
                                         samples=bootstrap_samples, seed=seed, teams=teams)
         else:
             result = fit(len(rated), Counter({placing(*game): count for game, count in counts.items()}),
@@ -234,13 +184,22 @@ def build_report(entrants: Sequence[str], rows: Iterable[GameRow], *, teams: Seq
 
 def stored_report(store: Store, registry: Registry, bootstrap_samples: int) -> Report:
     """The table of the tournament ``store`` holds, as far as it is played (what ``table`` prints)."""
+    return stored_table(store, registry, bootstrap_samples)[0]
+
+
+def stored_table(store: Store, registry: Registry, bootstrap_samples: int,
+                 marks: Sequence[int] = ()) -> tuple[Report, Tallies]:
+    """:func:`stored_report`, and the tallies it is computed from (with ``marks``, their snapshots: tally_rows)."""
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
     league = config.extra.league is not None  # a league has no schedule: it is never complete, its seed never shown
     scheduled = None if league else config.scheduled(teams)
-    report = build_report(config.entrants, store.games(), teams=teams,  # streamed: the rows are read once
-                          bootstrap_samples=bootstrap_samples, seed=config.seed, scheduled=scheduled)
+    tallies = None if bootstrap_samples else tally_store(config.entrants, store, marks)  # None: read one by one
+    if tallies is None:
+        tallies = tally_rows(config.entrants, store.games(), bootstrap=bootstrap_samples > 0, marks=marks)
+    report = report_of(config.entrants, tallies, teams=teams, bootstrap_samples=bootstrap_samples, seed=config.seed,
+                       scheduled=scheduled)
     if not report.partial and not league:
         report.seed = config.seed  # shown once every deal is played: until then it would tell the deals to come
-    return report
+    return report, tallies

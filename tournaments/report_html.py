@@ -33,8 +33,9 @@ from referee.plugins import Registry
 from referee.record import record_from_dict
 
 from .config import TournamentConfig, sandbox_mode
-from .report import CROSSTABLE_SCORE, Report, build_report, interval_source, stored_report
+from .report import CROSSTABLE_SCORE, Report, interval_source, report_of, stored_table
 from .storage import GameRow, Store
+from .tally import Tallies
 
 __all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "TIMES_GAMES", "ReportPage", "move_limits", "rating_bars",
            "report_page", "time_rows", "write_report"]
@@ -85,29 +86,28 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     config = TournamentConfig.from_dict(store.config() or {})
     game = registry.game(config.game)
     teams = game.teams(config.seats)
-    report = stored_report(store, registry, 0)  # the table 'referee tournament table' prints, its seed rule too
     stored = store.count()
     marks = sorted({max(1, round(stored * k / COURSE_POINTS)) for k in range(1, COURSE_POINTS + 1)}) if stored else []
-    outcomes: Counter[tuple[tuple[str, ...], tuple[int, ...]]] = Counter()  # (seating, places) → games so far
-    snapshots: list[tuple[int, Counter[tuple[tuple[str, ...], tuple[int, ...]]]]] = []
+    # the table 'referee tournament table' prints, its seed rule too, and the games of each prefix but the last
+    report, tallies = stored_table(store, registry, 0, marks[:-1])
+    snapshots: list[tuple[int, Mapping[tuple[tuple[str, ...], tuple[int, ...]], int]]] = list(tallies.snapshots)
+    outcomes = tallies.counts
+    total = sum(outcomes.values())  # a game stored meanwhile included
     faults: Counter[tuple[str, str]] = Counter()
-    first: list[GameRow] = []  # the first LISTED games, in schedule order
     faulted: list[GameRow] = []  # every game with a fault: each has its replay
-    clean: list[GameRow] = []  # the first ``replays`` games without one
-    total = 0
-    for row in store.games():
-        total += 1
-        outcomes[row.seating, row.places] += 1
-        if marks and total == marks[len(snapshots)] and len(snapshots) < len(marks) - 1:
-            snapshots.append((total, outcomes.copy()))
+    for row in store.games(faulted=True):
+        faulted.append(row)
         for f in row.faults:
             faults[row.seating[f.seat], str(f.kind)] += 1
+    first: list[GameRow] = []  # the first LISTED games, in schedule order
+    clean: list[GameRow] = []  # the first ``replays`` games without one
+    for row in store.games():  # as far as these need
         if len(first) < LISTED:
             first.append(row)
-        if row.faults:
-            faulted.append(row)
-        elif len(clean) < replays:
+        if not row.faults and len(clean) < replays:
             clean.append(row)
+        if len(first) == LISTED and len(clean) == replays:
+            break
     if total:
         snapshots.append((total, outcomes))  # the last point is the whole table (a game stored meanwhile included)
     chosen = sorted(faulted + clean, key=lambda r: r.seq)
@@ -302,7 +302,8 @@ def _colour(score: float | None) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def _course(config: TournamentConfig, snapshots: list[tuple[int, Counter[tuple[tuple[str, ...], tuple[int, ...]]]]],
+def _course(config: TournamentConfig,
+            snapshots: list[tuple[int, Mapping[tuple[tuple[str, ...], tuple[int, ...]], int]]],
             teams: Any) -> dict[str, Any]:
     """The ratings after each of at most COURSE_POINTS prefixes of the games (``snapshots``: a prefix's length and
     its games counted by (seating, places), all a rating needs), as SVG polylines (x: games, y: rating), on a
@@ -313,10 +314,9 @@ def _course(config: TournamentConfig, snapshots: list[tuple[int, Counter[tuple[t
     marks = [m for m, _ in snapshots]
     series: dict[str, list[tuple[int, float]]] = {name: [] for name in config.entrants}
     for m, counted in snapshots:
-        # Each counted game once, each its own deal: the ratings need only how often each outcome happened.
-        prefix = (GameRow(0, "", i, seating, places, (), 0)
-                  for i, ((seating, places), count) in enumerate(counted.items()) for _ in range(count))
-        for r in build_report(config.entrants, prefix, teams=teams).rows:
+        # The ratings need only how often each outcome happened (and the rows no faults, no deal pairs).
+        tallies = Tallies(counts=dict(counted), faults=[0] * len(config.entrants))
+        for r in report_of(config.entrants, tallies, teams=teams).rows:
             if r["rating"] is not None:
                 series[r["bot"]].append((m, r["rating"]))
     values = [v for points in series.values() for _, v in points]

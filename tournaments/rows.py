@@ -283,6 +283,13 @@ def decode_body(body: Any) -> tuple[list[int], dict[str, Any]]:
     values: list[int] = []
     i, v, shift, count = 0, 0, 0, -1
     while count < 0 or len(values) < count:
+        if count >= 0 and not v and not shift:  # at a choice: most are below 128, a byte each, read at once
+            run = data[i:i + count - len(values)]
+            small = len(run) if not run or max(run) < 0x80 else next(k for k, b in enumerate(run) if b >= 0x80)
+            if small:
+                values += run[:small]
+                i += small
+                continue
         if i >= len(data):
             raise ValueError("the choices are cut short")
         byte = data[i]

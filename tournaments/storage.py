@@ -258,29 +258,35 @@ class Store:
         return self._template
 
     def games(self, *, entrant: str | None = None, faulted: bool = False,
-              newest_first: bool = False) -> Iterator[GameRow]:
+              newest_first: bool = False, seqs: Sequence[int] | None = None) -> Iterator[GameRow]:
         """The stored games in schedule order (seq), streamed: ``entrant``, only the games it played; ``faulted``,
         only the games with a fault; ``newest_first``: from the last seq back (a list of the latest games stops
-        early). A damaged row is a StorageError naming it and its column."""
+        early); ``seqs`` (schema 2), only those games (at most 999). A damaged row is a StorageError naming it and
+        its column."""
         if self.old is not None:
+            if seqs is not None:
+                raise ValueError("games(seqs=...) reads a database of schema 2")
             old = self.old.games(entrant, faulted)
             yield from (reversed(list(old)) if newest_first else old)
             return
         try:
-            yield from self._games(entrant, faulted, newest_first)
+            yield from self._games(entrant, faulted, newest_first, seqs)
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
-    def _games(self, entrant: str | None, faulted: bool, newest_first: bool = False) -> Iterator[GameRow]:
+    def _games(self, entrant: str | None, faulted: bool, newest_first: bool = False,
+               seqs: Sequence[int] | None = None) -> Iterator[GameRow]:
         """The rows: the seating and places texts repeat, so each is parsed (and checked) once."""
         seatings: dict[Any, tuple[str, ...]] = {}
         placings: dict[Any, tuple[int, ...]] = {}
         new = tuple.__new__  # a GameRow from a tuple without NamedTuple's own __new__
         last_seed, deck = None, -1
-        where = " WHERE faults != 0" if faulted else ""
-        rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, "
-                               f"CASE WHEN faults != 0 THEN body END FROM games{where} ORDER BY seq"
-                               + (" DESC" if newest_first else ""))
+        where = [" faults != 0"] if faulted else []
+        if seqs is not None:
+            where.append(f" seq IN ({', '.join('?' * len(seqs))})")
+        rows = self.db.execute("SELECT seq, key, seed, seating, places, faults, decisions, CASE WHEN faults != 0 "
+                               f"THEN body END FROM games{' WHERE' + ' AND'.join(where) if where else ''} ORDER BY seq"
+                               + (" DESC" if newest_first else ""), tuple(seqs or ()))
         for seq, key, seed, seating, places, faults, decisions, body in rows:
             names = seatings.get(seating)
             if names is None:

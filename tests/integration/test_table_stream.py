@@ -23,9 +23,10 @@ from referee.plugins import load_registry
 from tournaments.cli.games import write_aligned, write_games_json
 from tournaments.config import TournamentConfig
 from tournaments.ratings import ELO, Fit, HeadToHead, Placing, _compile, _newton, _stages_of, fit
-from tournaments.report import build_report
+from tournaments.report import build_report, stored_report
 from tournaments.sprt import PairedScores, deal_score
 from tournaments.storage import GameRow, Store
+from tournaments.tally import tally_rows, tally_store
 
 SCHEMA1 = Path(__file__).resolve().parents[1] / "fixtures" / "schema1"
 
@@ -63,6 +64,10 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for name in ("rr", "rr3"):  # faults: crashes and stderr (two seats), illegal actions (three)
         shutil.copy(SCHEMA1 / f"{name}.db", folder / f"{name}.db")
         made[name] = folder / f"{name}.db"
+        shutil.copy(SCHEMA1 / f"{name}.db", folder / f"{name}-2.db")  # the same, migrated to schema 2
+        with Store(folder / f"{name}-2.db", create=False) as store:
+            store.lock()
+        made[f"{name}-2"] = folder / f"{name}-2.db"
     return made
 
 
@@ -267,3 +272,90 @@ def test_aligned_listings_printed_a_chunk_at_a_time_are_the_whole_table(database
         out = io.StringIO()
         assert write_aligned(lambda table=table: iter(table), headers, fmt, out, chunk=chunk) == len(table)
         assert out.getvalue() == format_table(table, headers, fmt) + "\n"
+
+
+SCHEMA2 = ["duplicate2", "independent2", "four", "teams", "partial", "rr-2", "rr3-2", "field"]
+
+
+@pytest.mark.parametrize("name", SCHEMA2)
+@pytest.mark.parametrize("held", [4096, 1])
+def test_the_table_counted_in_sql_is_the_old_algorithms(databases: dict[str, Path], name: str, held: int,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``table`` counts a schema-2 database's deals by their texts (tournaments/tally.py), not row by row: the same
+    tallies, in the same order, and the same table, however few distinct deals it holds at a time."""
+    monkeypatch.setattr("tournaments.tally.DEALS_HELD", held)
+    registry = load_registry()
+    with Store(databases[name], create=False, readonly=True) as store:
+        assert store.old is None
+        config = TournamentConfig.from_dict(store.config() or {})
+        teams = registry.game(config.game).teams(config.seats)
+        expected = old_report(config.entrants, list(store.games()), teams=teams, bootstrap_samples=0,
+                              seed=config.seed, scheduled=config.scheduled(teams))
+        fast = tally_store(config.entrants, store)
+        assert fast is not None  # counted in SQL, not read again row by row
+        assert fast == tally_rows(config.entrants, store.games())
+        assert list(fast.counts.items()) == list(tally_rows(config.entrants, store.games()).counts.items())
+        report = stored_report(store, registry, 0)
+        games = store.count()
+        marks = sorted({1, 2, 5, games // 3, games // 2 + 1, games - 1, games + 5})  # the last: past the games
+        snapshots = tally_store(config.entrants, store, marks)
+        assert snapshots is not None
+        ordered = [(mark, list(counts.items())) for mark, counts in snapshots.snapshots]
+        assert ordered == [(mark, list(counts.items()))
+                           for mark, counts in tally_rows(config.entrants, store.games(), marks=marks).snapshots]
+        assert [mark for mark, _ in ordered] == [mark for mark in marks if mark <= games]
+    expected["seed"] = config.seed if not expected["partial"] else None
+    assert json.dumps(report.to_json()) == json.dumps(expected)
+    if name in ("rr-2", "rr3-2"):
+        assert any(r["faults"] for r in expected["ratings"])
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("seed", "0{seed}"),  # the same number as the next game's seed: int() reads them alike
+    ("seed", " {seed}"),
+    ("seating", '[\n"{first}", "{second}"]'),  # JSON, with a newline
+    ("places", "[1,\n2]"),
+    ("places", "[1,  2]"),
+])
+def test_a_row_not_as_this_referee_writes_it_is_read_one_by_one(databases: dict[str, Path], tmp_path: Path,
+                                                                column: str, value: str) -> None:
+    """Where the texts of a row are not as this referee writes them (still valid), the table is the one the rows
+    read one by one give: counted in SQL, it could split a deal or an outcome that they join."""
+    path = tmp_path / "odd.db"
+    shutil.copy(databases["duplicate2"], path)
+    with sqlite3.connect(path) as db:
+        seq, seed, seating = db.execute("SELECT seq, seed, seating FROM games ORDER BY seq LIMIT 1").fetchone()
+        first, second = json.loads(seating)
+        db.execute(f"UPDATE games SET {column} = ? WHERE seq = ?",
+                   (value.format(seed=seed, first=first, second=second), seq))
+    registry = load_registry()
+    with Store(path, create=False, readonly=True) as store:
+        config = TournamentConfig.from_dict(store.config() or {})
+        teams = registry.game(config.game).teams(config.seats)
+        expected = old_report(config.entrants, list(store.games()), teams=teams, bootstrap_samples=0,
+                              seed=config.seed, scheduled=config.scheduled(teams))
+        if column != "places" or "\n" in value:
+            assert tally_store(config.entrants, store) is None
+        report = stored_report(store, registry, 0)
+    expected["seed"] = config.seed
+    assert json.dumps(report.to_json()) == json.dumps(expected)
+
+
+def test_games_json_built_by_hand_is_jsons_for_any_faults_and_text() -> None:
+    """games --json writes its indented JSON by hand, games with faults included: json.dumps's text, to the byte,
+    for quotes, backslashes, control characters and non-ASCII in any string, and for any number of faults."""
+    from protocol.faults import Fault, FaultKind
+
+    rng = np.random.default_rng(3)
+    kinds = list(FaultKind)
+    texts = ["", "no answer in 1000 ms", 'crash "x"\n\\ é ☃ \x01\u2028']
+    rows = [GameRow(i, f"t0.d{i}.r0{texts[i % 3]}", int(rng.integers(0, 2**63)) * 2, ("a", 'b"', "ж\t"), (1, 3, 2),
+                    tuple(Fault(int(rng.integers(3)), kinds[int(rng.integers(len(kinds)))], int(rng.integers(100)),
+                                texts[int(rng.integers(3))]) for _ in range(i % 4)), int(rng.integers(100)))
+            for i in range(40)]
+    out = io.StringIO()
+    write_games_json(rows, out)
+    expected = {"games": [{"key": r.key, "seq": r.seq, "seed": r.seed, "bots": list(r.seating),
+                           "places": list(r.places), "decisions": r.decisions,
+                           "faults": [f.to_dict() for f in r.faults]} for r in rows]}
+    assert out.getvalue() == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"

@@ -15,7 +15,7 @@ from protocol.bot import BotBase, Decision
 from referee.match import GameRecord, play_game
 from referee.plugins import load_registry
 from referee.record import record_to_dict
-from tournaments.rows import RecordTemplate, decode_body, decode_record, encode_body, encode_record
+from tournaments.rows import RecordTemplate, decode_body, decode_record, encode_body, encode_record, pack_body
 
 REGISTRY = load_registry()
 GAME = REGISTRY.game("durak")
@@ -78,3 +78,17 @@ def test_a_record_without_its_choices_or_of_another_form_is_kept_whole() -> None
     assert decode_body(body) == ([], {"X": file_form(record, {})})
     other = {**file_form(record, {}), "comment": "written by other code"}
     assert decode_body(encode_body(record.seed, other, record.choices, TEMPLATE)) == ([], {"X": other})
+
+
+@pytest.mark.parametrize("choices", [[], [0], [127], [128], [5, 300, 7, 127, 128, 16_383, 16_384, 0],
+                                     [1] * 70 + [2 ** 20] + [3] * 5, list(range(260))])
+def test_a_bodys_choices_read_back_whatever_their_size(choices: list[int]) -> None:
+    """A choice is a varint: a byte below 128, more above; decode_body reads runs of one-byte choices at once."""
+    body = pack_body(choices, {"k": 1})
+    assert decode_body(body) == (choices, {"k": 1})
+
+
+@pytest.mark.parametrize("body", [b"\x00\x05\x01\x02", b"\x00\x02\x01\x81", b"\x00\x01", b"\x00\x81"])
+def test_a_body_whose_choices_are_cut_short_is_refused(body: bytes) -> None:
+    with pytest.raises(ValueError, match="the choices are cut short"):
+        decode_body(body)

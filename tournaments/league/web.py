@@ -31,9 +31,10 @@ from referee.plugins import Registry
 from referee.record import record_from_dict
 
 from ..config import TournamentConfig
-from ..report import build_report
+from ..report import build_report, report_of
 from ..report_html import move_limits, rating_bars, time_rows
 from ..storage import GameRow, Store
+from ..tally import Tallies
 from .player import LeagueView
 from .roster import (
     CANDIDATE,
@@ -94,8 +95,8 @@ class _Leaderboard:
                 count = sum(counted[0].values()) if counted else store.count()
                 if count != self.count or len(config.entrants) != self.entrants:
                     if counted:
-                        report = build_report(config.entrants, (), teams=teams, counted=counted[0],
-                                              faulted=counted[1])
+                        tallies = Tallies(dict(counted[0]), [counted[1].get(name, 0) for name in config.entrants])
+                        report = report_of(config.entrants, tallies, teams=teams)
                     else:
                         report = build_report(config.entrants, store.games(), teams=teams)
                     self.rows, self.axis = rating_bars(report)
