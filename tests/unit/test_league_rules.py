@@ -212,9 +212,10 @@ def test_games_lost_with_a_failed_executor_are_handed_out_again_first() -> None:
 
 
 def test_the_leaderboard_from_the_running_tally_is_the_table_of_the_rows() -> None:
-    """The page fits the league's tally of outcomes (build_report's ``counted``): the same table as the rows give."""
-    from tournaments.report import build_report
+    """The page fits the league's tally of outcomes (report_of on its Tallies): the same table as the rows give."""
+    from tournaments.report import build_report, report_of
     from tournaments.storage import GameRow
+    from tournaments.tally import Tallies
 
     rng = random.Random(5)
     names = ["a", "b", "c"]
@@ -227,5 +228,5 @@ def test_the_leaderboard_from_the_running_tally_is_the_table_of_the_rows() -> No
         tally[seating, places] += 1
         faults.update(seating[f.seat] for f in faulted)
     whole = build_report(names, rows)
-    counted = build_report(names, (), counted=tally, faulted=faults)
+    counted = report_of(names, Tallies(dict(tally), [faults[name] for name in names]))
     assert counted.rows == whole.rows and counted.games == whole.games == 300
