@@ -33,7 +33,8 @@ COMMANDS = [
 
 def run_once(tree: Path, args: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one ``python -m referee ARGS`` run from ``tree``."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    # as a user's installation runs: from bytecode caches (the warm-up writes them), whatever this shell says
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPATH": str(tree)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "referee", *args], env=env, cwd=tree, stdout=subprocess.DEVNULL,

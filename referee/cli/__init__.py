@@ -29,9 +29,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from ..version import version
+        from .. import __version__
 
-        typer.echo(f"referee {version()}")
+        typer.echo(f"referee {__version__}")
         raise typer.Exit()
 
 

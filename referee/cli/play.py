@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ from tabulate import tabulate
 
 from ..botspec import BotSpec, check_supports, entrant_names, parse_spec
 from ..clock import TimeControl
-from ..dealkey import derive_key, keyed_seed
 from ..engine import Game, State
 from ..errors import ConfigError
 from ..match import GameRecord, check_policy, play_game
@@ -180,14 +178,19 @@ def play(
         if spec.interactive:  # a person reads the game's own words for the events (docs/HUMAN.md)
             setattr(player, "narrator", chosen.narrate)  # noqa: B010 - an attribute of that bot, not of Bot
     if seed is None:  # 64 bits: a bot that sees its hand cannot search the seeds that deal it
+        import secrets
+
         seed = secrets.randbits(64)
         typer.echo(f"seed {seed} (repeat this game with --seed {seed})", err=True)
     # With a program bot the deal's seed is a keyed hash of --seed (referee/dealkey.py): a small --seed would
     # otherwise let the bot find the deal from its hand or its bot_seed. In-process bots are trusted code.
     out = sys.stderr if json_out else sys.stdout
     try:
-        deal = keyed_seed(derive_key("play", seed), seed) if confined is not None else seed
+        deal = seed
         if confined is not None:  # which protections the program bots get here, in one line
+            from ..dealkey import derive_key, keyed_seed
+
+            deal = keyed_seed(derive_key("play", seed), seed)
             from ..cgroups import describe as protections
 
             typer.echo(f"protections: {protections(confined.enabled)}", err=True)
