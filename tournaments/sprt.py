@@ -45,8 +45,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import numpy as np
-
 from referee.errors import ConfigError
 
 __all__ = ["SprtDecision", "Model", "Outcomes", "PairedScores", "Sprt", "SprtSettings", "compare", "deal_score",
@@ -114,6 +112,8 @@ def _theta(probs: Any, phi: Any) -> Any:
     """The θ of the constrained maximum-likelihood distribution ``p_i = p̂_i / (1 + θ φ_i)``: the root of
     f(θ) = Σ p̂_i φ_i / (1 + θ φ_i), which falls from +∞ to −∞ between −1/max φ and −1/min φ. Newton's method
     from 0, a step that leaves the bracket taken as bisection; any leading axes are independent problems."""
+    import numpy as np
+
     low = -1.0 / phi.max(axis=-1)
     high = -1.0 / phi.min(axis=-1)
     theta = np.zeros(low.shape)
@@ -133,6 +133,8 @@ def _theta(probs: Any, phi: Any) -> Any:
 
 
 def _mle_logistic(values: Any, probs: Any, s: float) -> Any:
+    import numpy as np
+
     phi = np.broadcast_to(values - s, probs.shape)
     return probs / (1.0 + _theta(probs, phi)[..., None] * phi)
 
@@ -140,6 +142,8 @@ def _mle_logistic(values: Any, probs: Any, s: float) -> Any:
 def _mle_normalized(values: Any, probs: Any, t: float) -> Any:
     """The most likely distribution with (μ − ½) / σ = t, by the fixed point of Van den Bergh's section 4.1,
     started from the uniform distribution."""
+    import numpy as np
+
     p = np.full(probs.shape, 1.0 / probs.shape[-1])
     for _ in range(200):
         mu = (p * values).sum(axis=-1, keepdims=True)
@@ -164,6 +168,8 @@ def llr(counts: Any, s0: float, s1: float, model: Model = Model.LOGISTIC) -> Any
 def llr_and_step(counts: Any, s0: float, s1: float, model: Model = Model.LOGISTIC) -> tuple[Any, Any]:
     """:func:`llr`, and the standard deviation of one deal's step of it (its log-likelihood ratio at the two
     maximum-likelihood distributions, over the observed distribution): the size of the LLR's jumps."""
+    import numpy as np  # here: the stored-game commands import this module, and most of them test nothing
+
     counts = np.where(np.asarray(counts, dtype=float) > 0, counts, EMPTY)
     total = counts.sum(axis=-1)
     probs = counts / total[..., None]
@@ -304,6 +310,8 @@ class SprtSettings:
         ``step`` (Siegmund's corrected approximation), by at most half their size. A test that decides in a few
         dozen deals of large steps lands past its bound and errs less often than α and β, at the cost of deals;
         this narrows the gap at two seats and leaves most of it at more (docs/benchmarks/sprt_oc.md)."""
+        import numpy as np
+
         lower, upper = self.lower, self.upper
         return (lower - np.maximum(lower / 2, -RHO * step), upper - np.minimum(upper / 2, RHO * step))
 

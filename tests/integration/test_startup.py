@@ -4,8 +4,10 @@ templates. benchmarks/startup.py times them."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -57,6 +59,14 @@ def test_a_play_imports_its_game_alone_and_no_sampler_nor_search() -> None:
     late = ("referee.games.koroli", "referee.games.kozel", "referee.games.durak.worlds", "referee.ismcts.search",
             "referee.ismcts.bot", "bots.human", "bots.heuristic.", "referee.transport", "referee.cgroups")
     assert {m for m in modules if m.startswith(late)} == set()
+
+
+def test_listing_stored_games_needs_no_numpy(tmp_path: Path) -> None:
+    """The fit and the live ratings (numpy) load with the commands that rate: not for ``tournament games``."""
+    db = tmp_path / "rr.db"
+    shutil.copy(Path(__file__).resolve().parents[1] / "fixtures" / "schema1" / "rr.db", db)
+    modules = imported("tournament", "games", str(db), "--faults")
+    assert "tournaments.storage" in modules and "numpy" not in modules
 
 
 def test_a_value_typer_refuses_is_refused_as_before() -> None:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -28,9 +28,11 @@ from referee.wirelog import WireLog
 
 from ..config import Extra, TournamentConfig
 from ..executor import AFFINITIES, DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, Placement
-from ..report import CROSSTABLE_SCORE, Report, interval_source
-from ..run import Progress, run_tournament
 from ..storage import Store
+
+if TYPE_CHECKING:
+    from ..report import Report
+    from ..run import Progress
 
 
 def entrant_names(specs: list[str], registry: Registry) -> list[str]:
@@ -95,6 +97,8 @@ class _Reporter:
 
 def print_report(report: Report, fmt: str, json_out: bool, sandbox: str | None = None) -> None:
     """The table; ``sandbox`` is how the program bots ran (on, off, unknown), on the first line and in the JSON."""
+    from ..report import CROSSTABLE_SCORE, interval_source  # the fit's numpy: not for the commands that list games
+
     if json_out:
         print_json({**report.to_json(), **({"sandbox": sandbox} if sandbox is not None else {})})
         return
@@ -268,6 +272,8 @@ SCHEDULER = typer.Option(None, "--scheduler", metavar="ADDRESS",
 def play_stored(store: Store, config: TournamentConfig, registry: Registry, executor: ExecutorFactory,
                 placement: Placement) -> None:
     """Play the games of the stored tournament that are not stored yet, with a progress display."""
+    from ..run import run_tournament  # the live ratings' numpy: not for the commands that list games
+
     game = registry.game(config.game)
     label = f"{config.game} {config.seats} seats"
     try:
