@@ -8,6 +8,9 @@ Measured in one run, on the same machine:
     referee's is in it: it is the floor a Python referee and a Python bot cannot go below;
 (a') the same round trip decoded by the referee's :class:`~protocol.wire.FrameDecoder` (its bounds and depth check,
     on a 1 KB frame): the definition of (a) before issue 15's profile, printed for comparison with earlier figures;
+(a'') the same request answered by a short reply (the first legal action, a few dozen bytes; tests/fixtures/answer.py),
+    as a bot that decides at once: issue 39's floor. By CPU, the referee per decision and the bot side per decision,
+    each against what the answering process spends on one frame (targets 1.3 and 1.2);
 (b) the referee's wall-clock per decision playing durak (2 seats) against two subprocess ``random`` bots
     (``python -m bots.random``, the Python SDK), everything included: the engine, the observation, building and
     encoding the request, the pipes, the bot's decoding, choice and reply, decoding the reply, applying it;
@@ -59,6 +62,8 @@ from referee.transport import ProcessTransport
 
 #: the echo bot (a file, so that a test and the benchmark run the same one)
 ECHO = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "echo.py")
+#: (a''): answers each request with a short reply (the first legal action), as a bot that decides at once
+ANSWER = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "answer.py")
 #: the starter kits (docs/SDK.md), each described by its kit.json
 KITS = Path(__file__).resolve().parents[1] / "bots" / "kits"
 
@@ -240,11 +245,12 @@ def program_bots(argv: list[str], cwd: str | None, name: str) -> list[RemoteBot]
 
 
 def measure(games: int, frames: int, rounds: int,
-            others: Sequence[ProgramBot] = ()) -> tuple[Echo, Echo, Games, list[int], dict[str, Games]]:
+            others: Sequence[ProgramBot] = ()) -> tuple[Echo, Echo, Echo, Games, list[int], dict[str, Games]]:
     """(a), (a') and (b), and (e) for each of ``others``, in ``rounds`` interleaved rounds, so that each sees the same
     machine (others' work on a shared machine comes and goes: measured one after the other, a ratio would compare
     two different loads)."""
     echo = ProcessTransport([sys.executable, ECHO])
+    answer = ProcessTransport([sys.executable, ANSWER])
     bots = program_bots([sys.executable, "-m", "bots.random"], None, "random")
     extra = {name: program_bots(argv, cwd, name) for name, argv, cwd in others}
     everyone = bots + [b for pair in extra.values() for b in pair]
@@ -252,18 +258,21 @@ def measure(games: int, frames: int, rounds: int,
         for b in everyone:  # started outside the timed loop: process start-up is not a decision's cost
             b.start()
         raw, checked, played = Echo(echo, bare_decoder()), Echo(echo, FrameDecoder(1 << 20).feed), Games(bots)
+        short = Echo(answer, bare_decoder())
         compared = {name: Games(pair) for name, pair in extra.items()}
         for i in range(rounds):
             raw.run(frames // rounds)
             checked.run(frames // rounds)
+            short.run(frames // rounds)
             for run in (played, *compared.values()):
                 run.run(games // rounds + (i < games % rounds))
         starts = [b.starts for b in bots]
     finally:
         echo.close()
+        answer.close()
         for b in everyone:
             b.close()
-    return raw, checked, played, starts, compared
+    return raw, checked, short, played, starts, compared
 
 
 #: (c)'s other side: writes back each byte it reads, one read and one write per round trip, nothing else
@@ -329,7 +338,8 @@ def main() -> None:
     args = parser.parse_args()
     others = [bot for kit in args.kit for bot in kit_bots(kit)]
     others += [(os.path.basename(shlex.split(cmd)[-1]), shlex.split(cmd), None) for cmd in args.bot_argv]
-    raw_echo, checked_echo, played, starts, compared = measure(args.games, args.echo, max(1, args.rounds), others)
+    raw_echo, checked_echo, short_echo, played, starts, compared = measure(args.games, args.echo,
+                                                                           max(1, args.rounds), others)
     (raw, raw_own, raw_other), (checked, checked_own, checked_other) = raw_echo.meter.per_unit(), \
         checked_echo.meter.per_unit()
     (per_decision, referee, bots), decisions = played.meter.per_unit(), played.meter.units
@@ -349,6 +359,13 @@ def main() -> None:
     if bots is not None and raw_other is not None:  # CPU time: what other work on a busy machine inflates least
         print(f"by CPU time, (referee + bots)/(main + echo) = {(referee + bots) / (raw_own + raw_other):.2f}; "
               f"the referee alone against the main side of (a): {referee / raw_own:.2f}")
+    short, short_own, short_other = short_echo.meter.per_unit()
+    print(f"(a'') the request answered by a short reply, as a bot that decides at once (tests/fixtures/answer.py): "
+          f"{_us(short)} wall, {_us(short_own)} (main) | {_us(short_other)} (answer)")
+    if bots is not None and short_other is not None:
+        print(f"issue 39, by CPU against what the answering process spends on the frame: the referee "
+              f"{referee / short_other:.2f} (target ≤ 1.3), the bot side (one bot a decision) {bots / short_other:.2f} "
+              f"(target ≤ 1.2)")
     print(f"bot processes started for {played.seed} games: {sum(starts)} ({' + '.join(map(str, starts))}, "
           f"one per bot)")
     if compared:
