@@ -31,7 +31,8 @@ It also counts how many bot processes the games started (one per bot is the goal
 (e) with ``--kit NAME`` (the bots of a starter kit, bots/kits/NAME/kit.json, built) or ``--bot-argv CMD`` (any program
     bot), repeatable: the games of (b) again, both seats played by that bot, in the same interleaved rounds as (b), and
     per request (one decision is one request to one bot) the wall clock and the two bots' CPU against (b)'s Python SDK
-    random bot (issue 38's bound: a kit's bot takes less than twice as long). (c) and (d) are then left out.
+    random bot (issue 38's bound: a kit's bot takes less than twice as long). (c) and (d) are then left out. The
+    first :data:`WARM_UP` games of (b) and (e) are not counted (a JIT's warm-up: Java, node).
 
     taskset -c 0 python benchmarks/protocol_overhead.py [--games 300] [--echo 20000] [--rounds 10]
     python benchmarks/protocol_overhead.py --kit cpp --kit rust --games 100
@@ -62,6 +63,8 @@ from referee.transport import ProcessTransport
 
 #: the echo bot (a file, so that a test and the benchmark run the same one)
 ECHO = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "echo.py")
+#: games each program bot plays before the timed rounds of (b) and (e): a bot process is reused for game after game
+WARM_UP = 2
 #: (a''): answers each request with a short reply (the first legal action), as a bot that decides at once
 ANSWER = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "answer.py")
 #: the starter kits (docs/SDK.md), each described by its kit.json
@@ -174,7 +177,13 @@ class Games:
 
     def __init__(self, bots: list[RemoteBot]) -> None:
         self.bots, self.game, self.seed = bots, Durak(), 0
+        self.counted_from = 0  # the first game the meter counts (after the warm-up)
         self.meter = Meter([b.transport.pid for b in bots if isinstance(b.transport, ProcessTransport)])
+
+    @property
+    def games(self) -> int:
+        """The games the meter counts."""
+        return self.seed - self.counted_from
 
     def run(self, games: int) -> None:
         with self.meter:
@@ -260,6 +269,9 @@ def measure(games: int, frames: int, rounds: int,
         raw, checked, played = Echo(echo, bare_decoder()), Echo(echo, FrameDecoder(1 << 20).feed), Games(bots)
         short = Echo(answer, bare_decoder())
         compared = {name: Games(pair) for name, pair in extra.items()}
+        for run in (played, *compared.values()):  # warm-up, not counted: a JIT (Java, node) compiles the bot's loop
+            run.run(WARM_UP)
+            run.meter, run.counted_from = Meter(run.meter.pids), run.seed
         for i in range(rounds):
             raw.run(frames // rounds)
             checked.run(frames // rounds)
@@ -352,8 +364,8 @@ def main() -> None:
     print(f"(a') the same, read by the referee's FrameDecoder:  {_us(checked)}   {_us(checked_own)} (main) | "
           f"{_us(checked_other)} (echo)")
     print(f"(b)  referee cost per decision, durak 2 seats:      {_us(per_decision)}   {_us(referee)} (referee) | "
-          f"{_us(bots)} (both bots)   ({decisions} decisions in {played.seed} games, "
-          f"{played.seed / played.meter.wall:.0f} games/s)")
+          f"{_us(bots)} (both bots)   ({decisions} decisions in {played.games} games, "
+          f"{played.games / played.meter.wall:.0f} games/s)")
     print(f"(b)/(a) = {per_decision / raw:.2f}   (b)/(a') = {per_decision / checked:.2f}   "
           f"(issue 15's target: (b)/(a) ≤ 1.3)")
     if bots is not None and raw_other is not None:  # CPU time: what other work on a busy machine inflates least
@@ -393,7 +405,7 @@ def print_programs(python: Games, compared: dict[str, Games]) -> None:
         wall, referee, bots = run.meter.per_unit()
         cpu = "" if bots is None or not base_bots else f"  ×{bots / base_bots:.2f}"
         print(f"     {name:<22} {_us(wall)}   {_us(referee)}          {_us(bots)}       ×{wall / base_wall:.2f}{cpu}   "
-              f"({run.meter.units} requests in {run.seed} games)")
+              f"({run.meter.units} requests in {run.games} games)")
     print("     (the bots' CPU is read from /proc in clock ticks: give it enough --games, a few hundred)")
     print("     (issue 38's bound: a kit's bot answers in less than twice the time of the SDK's random bot)")
 
