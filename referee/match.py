@@ -26,14 +26,12 @@ from .errors import BotError, ConfigError, IllegalActionError
 from .idle import freeze_idle, idle_pending
 from .results import GameResult
 from .rng import derive_seed
-from .said import SAID_CAP, STDERR_CAP, Said, keep_tail, said_within, tail_of
+from .said import DECISION_STDERR, SAID_CAP, STDERR_CAP, Said, keep_tail, said_within, tail_of
 
-__all__ = ["DECISION_STDERR", "Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed",
+__all__ = ["Fault", "FaultKind", "GameRecord", "GameResult", "POLICIES", "apply_policy", "bot_seed",
            "check_policy", "choice_index", "default_action", "game_result", "is_forced", "play_game"]
 
 POLICIES = ("forfeit", "continue")
-#: The most of a bot's stderr kept with one decision (the last bytes it wrote while asked).
-DECISION_STDERR = 4096
 
 
 def check_policy(policy: str) -> None:

@@ -9,7 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["DEBUG_BUDGET", "SAID_CAP", "STDERR_CAP", "Said", "dropped_mark", "keep_tail", "said_within", "tail_of"]
+__all__ = ["DEBUG_BUDGET", "DECISION_STDERR", "SAID_CAP", "STDERR_CAP", "Said", "dropped_mark", "keep_tail",
+           "said_within", "tail_of"]
+
+#: The most of a bot's stderr kept with one decision (the last bytes it wrote while asked).
+DECISION_STDERR = 4096
 
 #: How much of a program bot's stderr is kept for a game (the most recent bytes; referee/transport.py drains it).
 STDERR_CAP = 64 * 1024

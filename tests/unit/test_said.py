@@ -12,11 +12,11 @@ import pytest
 from bots.random import RandomBot
 from protocol.bot import NOTE_LIMIT, Answer, BotBase, Decision
 from referee.clock import Clocked, TimeControl
-from referee.match import DECISION_STDERR, play_game
+from referee.match import play_game
 from referee.plugins import load_registry
 from referee.record import record_from_dict, record_to_dict
 from referee.remote import RemoteBot
-from referee.said import Said, dropped_mark, keep_tail, said_within, tail_of
+from referee.said import DECISION_STDERR, Said, dropped_mark, keep_tail, said_within, tail_of
 from referee.transport import MockTransport
 
 
