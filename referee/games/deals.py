@@ -29,20 +29,12 @@ from functools import cache
 from math import comb
 
 from ..errors import RecordError
+from .cards import bits
 
-__all__ = ["Musts", "place", "match", "repair", "witnessed", "solve", "deal_hidden", "Dealer"]
+__all__ = ["Musts", "place", "match", "repair", "witnessed", "solve", "deal_hidden", "deal_order", "Dealer"]
 
 #: The "one of these holds" constraints: each a list of (card, slots the card may take to make it true).
 Musts = Sequence[Sequence[tuple[int, int]]]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _pick(mask: int, rng: random.Random) -> int:
@@ -74,7 +66,7 @@ def match(allowed: Mapping[int, int], rng: random.Random | None) -> dict[int, in
     """A placement by augmenting paths (Kuhn), cards and slots in random order (in canonical order without ``rng``):
     found whenever one exists."""
     holder: dict[int, int] = {}
-    options = {c: _bits(m) for c, m in allowed.items()}
+    options = {c: bits(m) for c, m in allowed.items()}
     if rng is not None:
         for slots in options.values():
             rng.shuffle(slots)
@@ -330,3 +322,10 @@ class Dealer:
                 k += a
             caps = tuple(c - a for c, a in zip(caps, split, strict=True))
         return hands
+
+
+def deal_order(hands: Sequence[Sequence[int]] | Mapping[int, Sequence[int]], receivers: Sequence[int]) -> list[int]:
+    """The shuffled deck that deals ``hands[seat]`` (in order) one card at a time to ``receivers`` in turn."""
+    m = len(receivers)
+    per = len(hands[receivers[0]])
+    return [hands[receivers[k % m]][k // m] for k in range(per * m)]

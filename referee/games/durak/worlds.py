@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine import Worlds
 from ...errors import IllegalActionError, RecordError
 from ..cards import bits
-from ..deals import solve
+from ..deals import deal_order, solve
 from .base import (
     HAND,
     PASS,
@@ -110,7 +110,7 @@ class DurakWorlds(DurakView, Worlds):
     def _deal_order(self, hands: list[list[int]], trump: int, stock: list[int]) -> list[int]:
         """A deck order (KZ-4, KZ-5) from each seat's six cards, the trump card and the stock from the top."""
         n = self.seats
-        order = [hands[(self.dealer + 1 + k) % n][k // n] for k in range(HAND * n)]
+        order = deal_order(hands, [(self.dealer + 1 + k) % n for k in range(n)])
         return order + ([trump] + stock if HAND * n < self.t.size else [])
 
     def _refused(self, deal: _Deal, rng: random.Random) -> list[int]:

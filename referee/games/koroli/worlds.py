@@ -46,11 +46,11 @@ from ...engine import Game, State, View, Worlds
 from ...errors import IllegalActionError, RecordError
 from ...rng import SplitMix64
 from ..cards import bits, tables
-from ..deals import deal_hidden
+from ..deals import deal_hidden, deal_order
 from ..seatview import card_of, mask_of, read_view
 from .koroli import KINDS, KoroliState
 
-__all__ = ["KoroliWorlds", "deal_hidden", "MAX_TRIES"]
+__all__ = ["KoroliWorlds", "MAX_TRIES"]
 
 #: Draws of the hidden cards per world before a view is declared not to fit (a dead end is rare: the levies of
 #: ``koroli`` may not undo on a drawn deal).
@@ -58,13 +58,6 @@ MAX_TRIES = 200
 
 
 # ---------------------------------------------------------------------------------------------- dealing
-
-
-def _order(hands: Sequence[Sequence[int]], receivers: Sequence[int]) -> list[int]:
-    """The shuffled deck that deals ``hands[seat]`` (in order) one card at a time to ``receivers`` in turn."""
-    m = len(receivers)
-    per = len(hands[receivers[0]])
-    return [hands[receivers[k % m]][k // m] for k in range(per * m)]
 
 
 # ------------------------------------------------------------------------------------ reading the view
@@ -421,7 +414,7 @@ class KoroliWorlds(_Base):
         tc = deal.trump_card
         hands = {s: [c for c in bits(dealt[s]) if c != tc] for s in deal.players}
         hands[deal.dealer].append(tc)  # type: ignore[index,arg-type]  # KR-7: the last card, the dealer's
-        return _order(hands, deal.players)  # type: ignore[arg-type]
+        return deal_order(hands, deal.players)
 
     def _blank(self, deal: _Deal, step: int, card: int) -> Action:
         return self.by_card["take_card" if deal.steps[step][0] == "take" else "give"][card]

@@ -14,9 +14,10 @@ from ...engine import Game, State, View
 from ...errors import RecordError
 from ...rng import SplitMix64
 from ..cards import bits, tables
+from ..deals import deal_order
 from . import koroli52 as k52
 from .koroli52 import Koroli52State
-from .worlds import _Base, _card, _Deal, _mask, _order
+from .worlds import _Base, _card, _Deal, _mask
 
 __all__ = ["Koroli52Worlds"]
 
@@ -126,7 +127,7 @@ class Koroli52Worlds(_Base):
         return dealt, {}
 
     def _deal_order(self, deal: _Deal, dealt: list[int]) -> list[int]:
-        return _order({s: bits(dealt[s]) for s in range(self.seats)}, range(self.seats))  # type: ignore[arg-type]
+        return deal_order({s: bits(dealt[s]) for s in range(self.seats)}, range(self.seats))
 
     def _blank(self, deal: _Deal, step: int, card: int) -> Action:  # pragma: no cover - koroli52 hides no action
         raise RecordError("koroli52: no action is hidden")

@@ -14,10 +14,10 @@ from protocol.actions import Action
 from ...engine import Game, View, Worlds
 from ...errors import RecordError
 from ..cards import DECK36, bits, tables
-from ..deals import Dealer
+from ..deals import Dealer, deal_order
 from .hvaleny import FORBIDDEN_ACES, KH_RULES, HvalenyState
 from .nn import KEEP, KN_QUEENS, KN_RULES, REBOAST_ACTION, NNState, _lay_tables
-from .team import ACE_D, DEMAND_REDEAL, PASS
+from .team import ACE_D, CARD_INDEX, DEMAND_REDEAL, PASS
 from .worlds import _card, _Replay, _view_events
 
 __all__ = ["team_worlds"]
@@ -73,7 +73,7 @@ class _TeamWorlds(_Replay):
         rules = KN_RULES if self.nn else KH_RULES
         self.rules = rules
         events, last = _view_events(view, game, seats, seat)
-        index = {t: i for i, t in enumerate(DECK36.texts)}
+        index = CARD_INDEX
         play = tables(DECK36, ("play",)).by_card["play"]
         lays = _lay_tables()
         eff = rules.eff
@@ -313,7 +313,7 @@ class _TeamWorlds(_Replay):
             asked = None if fits == [-1] else rng.choice(fits)
             if s.kind != "boast":
                 lists = [bits(h) for h in hands]
-                return [lists[(s.dealer + 1 + k) % 4][k // 4] for k in range(4 * s.size)], asked, []
+                return deal_order(lists, [(s.dealer + 1 + k) % 4 for k in range(4)]), asked, []
             order = self._boast_order(s, hands, dealt[3], dealt[4], rng)
             if order is not None:
                 return order, asked, dealt[4]
