@@ -25,7 +25,7 @@ from referee.plugins import Registry
 from .config import TournamentConfig
 from .ratings import HeadToHeads, Placing, bootstrap_patterns, fit
 from .storage import GameRow, Store
-from .tally import Tallies, tally_rows, tally_store
+from .tally import Tallies, tally, tally_rows
 
 __all__ = ["CROSSTABLE_SCORE", "Report", "build_report", "interval_source", "report_of",
            "stored_report", "stored_table"]
@@ -195,9 +195,7 @@ def stored_table(store: Store, registry: Registry, bootstrap_samples: int,
     teams = game.teams(config.seats)
     league = config.extra.league is not None  # a league has no schedule: it is never complete, its seed never shown
     scheduled = None if league else config.scheduled(teams)
-    tallies = None if bootstrap_samples else tally_store(config.entrants, store, marks)  # None: read one by one
-    if tallies is None:
-        tallies = tally_rows(config.entrants, store.games(), bootstrap=bootstrap_samples > 0, marks=marks)
+    tallies = tally(config.entrants, store, bootstrap=bootstrap_samples > 0, marks=marks)
     report = report_of(config.entrants, tallies, teams=teams, bootstrap_samples=bootstrap_samples, seed=config.seed,
                        scheduled=scheduled)
     if not report.partial and not league:

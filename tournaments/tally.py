@@ -23,7 +23,7 @@ from referee.errors import StorageError
 from .columns import translate
 from .storage import GameRow, Store
 
-__all__ = ["Game", "Tallies", "tally_rows", "tally_store"]
+__all__ = ["Game", "Tallies", "tally", "tally_rows", "tally_store"]
 
 #: A game as the table counts it: (seating, places), by name.
 Game = tuple[tuple[str, ...], tuple[int, ...]]
@@ -219,3 +219,10 @@ def _tally_store(entrants: Sequence[str], store: Store, marks: Sequence[int]) ->
         runs[texts] = runs.get(texts, 0) + 1
     add(runs)
     return tallies
+
+
+def tally(entrants: Sequence[str], store: Store, *, bootstrap: bool = False, marks: Sequence[int] = ()) -> Tallies:
+    """The tallies of every game of ``store``: by :func:`tally_store`'s one scan where it can (not ``bootstrap``,
+    which needs each game), else read row by row (:func:`tally_rows`, which names a damaged row)."""
+    found = None if bootstrap else tally_store(entrants, store, marks)
+    return found if found is not None else tally_rows(entrants, store.games(), bootstrap=bootstrap, marks=marks)

@@ -55,10 +55,11 @@ from ..league.roster import (
     roster_of,
     set_paused,
 )
-from ..report import build_report
+from ..report import report_of
 from ..sprt import Model, SprtSettings
 from ..sprt_plan import SprtPlan
 from ..storage import Store
+from ..tally import tally
 from .common import (
     AFFINITY,
     EXECUTOR,
@@ -321,7 +322,7 @@ def show(folder: Path = LEAGUE, json_out: bool = typer.Option(False, "--json", h
         for game in store.games():
             mm.stored_game(game.seq, game.key, game.seating, game.places, game.faults)
         mm.resume()  # each evaluation's deals handed out so far (nothing is played or stored here)
-        report = build_report(config.entrants, store.games(), teams=teams)
+        report = report_of(config.entrants, tally(config.entrants, store), teams=teams)
         count = store.count()
     running = _server(folder)
     bots = []

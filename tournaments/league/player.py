@@ -25,9 +25,10 @@ from referee.plugins import Registry
 
 from ..config import TournamentConfig
 from ..feed import Executor
-from ..report import build_report
+from ..report import report_of
 from ..schedule import Scheduled
 from ..storage import FinishedGame, Store, body_faults
+from ..tally import tally
 from .matchmaker import Matchmaker
 from .roster import CANDIDATE, Roster, change, with_roster
 
@@ -165,7 +166,7 @@ class Player:
             mm.update(new)
 
         def best(names: Sequence[str]) -> str:
-            rows = build_report(mm.config.entrants, store.games(), teams=teams).rows
+            rows = report_of(mm.config.entrants, tally(mm.config.entrants, store), teams=teams).rows
             rated = [r["bot"] for r in rows if r["bot"] in names and r["rating"] is not None]
             return rated[0] if rated else names[0]
 

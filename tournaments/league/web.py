@@ -31,10 +31,10 @@ from referee.plugins import Registry
 from referee.record import record_from_dict
 
 from ..config import TournamentConfig
-from ..report import build_report, report_of
+from ..report import report_of
 from ..report_html import move_limits, rating_bars, time_rows
 from ..storage import GameRow, Store
-from ..tally import Tallies
+from ..tally import Tallies, tally
 from .player import LeagueView
 from .roster import (
     CANDIDATE,
@@ -98,7 +98,7 @@ class _Leaderboard:
                         tallies = Tallies(dict(counted[0]), [counted[1].get(name, 0) for name in config.entrants])
                         report = report_of(config.entrants, tallies, teams=teams)
                     else:
-                        report = build_report(config.entrants, store.games(), teams=teams)
+                        report = report_of(config.entrants, tally(config.entrants, store), teams=teams)
                     self.rows, self.axis = rating_bars(report)
                     self.count, self.entrants = count, len(config.entrants)
                     self.cost = time.monotonic() - now
