@@ -16,7 +16,10 @@ from typing import Any
 
 from .errors import FaultKind, ParseError
 
-__all__ = ["Fault", "FaultKind"]
+__all__ = ["FAULT_KINDS", "Fault", "FaultKind"]
+
+#: Every kind's word, in the order of the members (filters and menus list them so).
+FAULT_KINDS: tuple[str, ...] = tuple(str(kind) for kind in FaultKind)
 
 
 @dataclass(frozen=True, slots=True)

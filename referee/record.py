@@ -23,7 +23,7 @@ from .engine import Game, State
 from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
 from .match import GameRecord, choice_index, game_result
 from .results import REQUIRED, GameResult
-from .said import Said
+from .said import Said, said_to_dict
 
 __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_text", "read_record", "write_record",
            "replay"]
@@ -53,7 +53,7 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "result": record.result.to_dict(),
         "stderr": {str(seat): text for seat, text in record.stderr.items()},
         "times": record.times,
-        "said": {str(decision): said.to_dict() for decision, said in sorted(record.said.items())},
+        "said": said_to_dict(record.said),
     }
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = ["DEBUG_BUDGET", "DECISION_STDERR", "SAID_CAP", "STDERR_CAP", "Said", "dropped_mark", "keep_tail",
-           "said_within", "tail_of"]
+           "said_to_dict", "said_within", "tail_of"]
 
 #: The most of a bot's stderr kept with one decision (the last bytes it wrote while asked).
 DECISION_STDERR = 4096
@@ -55,6 +55,11 @@ def keep_tail(text: str, cap: int, dropped: int = 0) -> str:
     dropped before it already)."""
     kept, cut = tail_of(text, cap)
     return dropped_mark(dropped + cut) + kept if dropped + cut else kept
+
+
+def said_to_dict(said: Mapping[int, Said]) -> dict[str, dict[str, str]]:
+    """A game's words as records and ``play --json`` write them: by decision number (text), in decision order."""
+    return {str(decision): words.to_dict() for decision, words in sorted(said.items())}
 
 
 #: The characters of the bots' words (notes and stderr, by decision) a tournament keeps of a game by default.

@@ -20,13 +20,13 @@ import math
 import re
 import shlex
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from protocol.faults import FaultKind
+from protocol.faults import FAULT_KINDS, FaultKind
 from referee.engine import Game
 from referee.html import environment, replay_html, write_page
 from referee.plugins import Registry
@@ -116,9 +116,10 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     games = [_listed(r, f"{quote(folder)}/{quote(page_name(r.key))}" if r.key in linked else None) for r in listed]
     bars, axis = rating_bars(report)
     limits = move_limits(config)
+    times = store.move_times(TIMES_GAMES, registry.game)  # per entrant, the µs of each asked decision
     return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
-                      replays, chosen, limits, time_rows(config.entrants, _move_times(store, registry.game), limits))
+                      replays, chosen, limits, time_rows(config.entrants, times, limits))
 
 
 def _listed(r: GameRow, href: str | None) -> dict[str, Any]:
@@ -142,11 +143,6 @@ def _fault_words(r: GameRow) -> list[str]:
         count[f.seat, str(f.kind)] += 1
     return [f"seat {seat} {kind}" + (f" ×{count[seat, kind]}, the first" if count[seat, kind] > 1 else "")
             + f" at decision {d}" for (seat, kind), d in first.items()]
-
-
-def _move_times(store: Store, find_game: Callable[[str], Game]) -> dict[str, list[int]]:
-    """Per entrant, the µs of each asked decision of the last TIMES_GAMES games that hold times."""
-    return store.move_times(TIMES_GAMES, find_game)
 
 
 def move_limits(config: TournamentConfig) -> dict[str, int]:
@@ -229,7 +225,7 @@ def write_report(store: Store, registry: Registry, out: Path, *, replays: int = 
 def render(page: ReportPage) -> str:
     return environment("tournaments").get_template("report.html.j2").render(
         page=page, listed=LISTED, score_legend=CROSSTABLE_SCORE, times_games=TIMES_GAMES,
-        fault_kinds=[str(k) for k in FaultKind],
+        fault_kinds=list(FAULT_KINDS),
         interval_source=interval_source(page.report.head_to_head))
 
 

@@ -25,6 +25,7 @@ from referee.errors import RecordError, RefereeError, StorageError
 from referee.match import GameRecord
 from referee.record import FORMAT, MAX_RECORD_BYTES, VERSION, record_from_dict, record_to_dict
 from referee.results import GameResult
+from referee.said import said_to_dict
 
 __all__ = ["COLUMNS", "SCHEMA_VERSION", "TABLES", "FinishedGame", "GameRow", "RecordTemplate", "StoredGame",
            "decode_body", "decode_record", "encode_body", "encode_record", "pack_body", "rebuild", "replay_choices"]
@@ -156,7 +157,7 @@ def encode_record(seed: int, record: GameRecord, stderr: Mapping[str, str], temp
     if timed:
         rest["t"] = record.times
         if record.said:
-            rest["s"] = {str(decision): said.to_dict() for decision, said in sorted(record.said.items())}
+            rest["s"] = said_to_dict(record.said)
     remainder = _remainder(result, template.game, len(seating))
     if remainder is None:  # a result of a form the defaults do not rebuild: kept whole
         rest["R"] = result.to_dict()

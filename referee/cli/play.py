@@ -17,6 +17,7 @@ from ..engine import Game, State
 from ..errors import ConfigError
 from ..match import GameRecord, check_policy, play_game
 from ..record import read_record, replay, write_record
+from ..said import said_to_dict
 from ..terminal import printable
 from ..wirelog import WireLog
 from .common import cli_registry, parse_options, print_json
@@ -66,7 +67,7 @@ def _summary(record: GameRecord, game: Game, seed: int | None = None) -> dict[st
         "seats": seats,
         "result": data,
         "times": record.times,
-        "said": {str(decision): said.to_dict() for decision, said in sorted(record.said.items())},
+        "said": said_to_dict(record.said),
     }
 
 

@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from protocol.faults import FAULT_KINDS
 from referee.botspec import parse_spec
 from referee.errors import AccessError, ConfigError, RefereeError
 from referee.html import environment, replay_html
@@ -146,7 +147,7 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
             games = _games(s, filters)
         return HTMLResponse(env.get_template("league.html.j2").render(
             data=data, games=games, filters=filters, entrants=config.entrants, listed=LISTED, results=RESULTS,
-            fault_kinds=["any", "none", *_kinds()], read_only=read_only))
+            fault_kinds=["any", "none", *FAULT_KINDS], read_only=read_only))
 
     def evaluations(request: Request) -> Response:
         snap = view.snapshot()
@@ -306,12 +307,6 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _kinds() -> list[str]:
-    from protocol.faults import FaultKind
-
-    return [str(k) for k in FaultKind]
-
-
 def _filters(request: Request, config: TournamentConfig) -> dict[str, Any]:
     """The games list's filters from the query: ``bot`` (a name), ``seat`` (the seat it sat in; needs ``bot``),
     ``fault`` (a kind, ``any`` or ``none``), ``result`` (``first``, ``last`` or ``other``: the bot's place; needs
@@ -323,8 +318,8 @@ def _filters(request: Request, config: TournamentConfig) -> dict[str, Any]:
         raise ConfigError(f"no bot {bot!r:.60} in this league")
     if seat is not None and not (seat.isdigit() and int(seat) < config.seats):
         raise ConfigError(f"seat must be 0 to {config.seats - 1}, got {seat!r:.20}")
-    if fault is not None and fault not in ("any", "none", *_kinds()):
-        raise ConfigError(f"fault must be any, none or a kind ({', '.join(_kinds())}), got {fault!r:.20}")
+    if fault is not None and fault not in ("any", "none", *FAULT_KINDS):
+        raise ConfigError(f"fault must be any, none or a kind ({', '.join(FAULT_KINDS)}), got {fault!r:.20}")
     if result is not None and result not in RESULTS:
         raise ConfigError(f"result must be one of {', '.join(RESULTS)}, got {result!r:.20}")
     if (seat is not None or result is not None) and bot is None:
