@@ -7,13 +7,16 @@ boundary where they happen, with ``raise ... from exc``::
     RefereeError                 base of every error raised on purpose
     ├── ParseError               a card, action, message or record field that cannot be read
     ├── ConfigError              a bad game, option, seat count, bot spec or command-line value
-    │   └── AccessError          a change to a league without its token, or with a wrong one
+    │   ├── AccessError          a change to a league without its token, or with a wrong one
+    │   └── ConflictError        a change a league's state refuses (a name taken, a bot already in that role)
     ├── RulesError               a rules violation
     │   └── IllegalActionError   an action that is not in the legal list
     ├── RecordError              a record that cannot be read or does not replay
     ├── PluginError              a plugin that fails to load or registers something twice
     ├── ExecutorError            a worker process that died or failed (what was stored stays)
     ├── StorageError             a tournament database that cannot be opened, read or written
+    │   ├── StoreLocked          another process plays the tournament (its lock is held)
+    │   └── StoreChanged         the stored configuration changed between a read and a write
     └── BotError                 a bot misbehaved (carries its FaultKind, RULES.md C-7; base: crash)
         ├── BotTimeout           no answer in time                    (timeout)
         ├── BotCrashed           the bot raised or its process died    (crash)
@@ -37,12 +40,15 @@ __all__ = [
     "ParseError",
     "ConfigError",
     "AccessError",
+    "ConflictError",
     "RulesError",
     "IllegalActionError",
     "RecordError",
     "PluginError",
     "ExecutorError",
     "StorageError",
+    "StoreLocked",
+    "StoreChanged",
     "BotError",
     "BotTimeout",
     "BotCrashed",
@@ -67,6 +73,10 @@ class AccessError(ConfigError):
     """A change to a league (add, retire, promote, start, stop) without the operator's token, or with a wrong one."""
 
 
+class ConflictError(ConfigError):
+    """A change that the league's state refuses: a bot name taken, a bot already in the role asked for."""
+
+
 class RulesError(RefereeError):
     """A violation of the rules of a game."""
 
@@ -89,6 +99,14 @@ class ExecutorError(RefereeError):
 
 class StorageError(RefereeError):
     """A tournament database that cannot be opened, read or written, or holds damaged rows."""
+
+
+class StoreLocked(StorageError):
+    """Another process plays the tournament of this database: its lock is held."""
+
+
+class StoreChanged(StorageError):
+    """The stored configuration changed between a read and its compare-and-swap write: read again and retry."""
 
 
 class FaultKind(StrEnum):

@@ -24,7 +24,7 @@ from typing import Any
 
 from protocol.faults import Fault
 from referee.engine import Game, State
-from referee.errors import RefereeError, StorageError
+from referee.errors import RefereeError, StorageError, StoreChanged, StoreLocked
 
 from .columns import Columns, faults_of, translate
 from .migrations import migrate
@@ -140,7 +140,7 @@ class Store:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise StorageError(f"another process is running this tournament ({self.path}); let it finish, or "
+            raise StoreLocked(f"another process is running this tournament ({self.path}); let it finish, or "
                                "stop it, then resume") from None
         self._lock = fd
         self._writable()
@@ -192,13 +192,13 @@ class Store:
 
     def replace_config(self, old: dict[str, Any], new: dict[str, Any]) -> None:
         """Change the stored configuration from ``old`` to ``new`` (a ladder's new entrants), in one transaction;
-        StorageError if the stored one is not ``old`` any more. The games stored stay as they are."""
+        :class:`StoreChanged` if the stored one is not ``old`` any more. The games stored stay as they are."""
         try:
             with self.db:
                 self.db.execute("BEGIN IMMEDIATE")
                 row = self.db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
                 if row is None or self.columns.json(row[0], "the stored tournament configuration") != old:
-                    raise StorageError(f"{self.path}: the tournament changed meanwhile; try again")
+                    raise StoreChanged(f"{self.path}: the tournament changed meanwhile; try again")
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(new, sort_keys=True),))
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc

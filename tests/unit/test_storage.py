@@ -241,3 +241,20 @@ def test_every_read_turns_sqlite_errors_into_one_storage_error(db: Path) -> None
             with pytest.raises(StorageError) as exc:
                 read()
             assert_one_line(exc, str(db), "no such table")
+
+
+def test_a_held_lock_and_a_lost_compare_and_swap_are_told_by_type(tmp_path: Path) -> None:
+    """Callers (the league's roster and server) tell these two apart by type, never by the message's words."""
+    from referee.errors import StoreChanged, StoreLocked
+    from tournaments.storage import Store
+
+    path = tmp_path / "t.db"
+    with Store(path, create=True) as first, Store(path, create=False) as second:
+        first.save_config({"game": "durak", "n": 1})
+        first.lock()
+        with pytest.raises(StoreLocked, match="another process is running this tournament"):
+            second.lock()
+        first.replace_config({"game": "durak", "n": 1}, {"game": "durak", "n": 2})
+        with pytest.raises(StoreChanged, match="changed meanwhile"):
+            second.replace_config({"game": "durak", "n": 1}, {"game": "durak", "n": 3})
+        assert second.config() == {"game": "durak", "n": 2}

@@ -32,7 +32,7 @@ from referee.cli.options import (
 )
 from referee.cli.tables import format_table
 from referee.dealkey import derive_key
-from referee.errors import ConfigError, StorageError
+from referee.errors import ConfigError, StoreLocked
 from referee.match import check_policy
 
 from ..config import Extra, TournamentConfig
@@ -202,10 +202,8 @@ def serve(
     with Store(db, create=False) as store:
         try:
             store.lock()  # refused at once when another server plays this league; released at close
-        except StorageError as exc:
-            if "another process" not in str(exc):
-                raise
-            raise StorageError(f"another server plays the league in {folder} (referee league show says where)") \
+        except StoreLocked:
+            raise StoreLocked(f"another server plays the league in {folder} (referee league show says where)") \
                 from None
         config = TournamentConfig.from_dict(store.config())
         roster_of(config)

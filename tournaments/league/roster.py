@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from referee.errors import AccessError, ConfigError, StorageError
+from referee.errors import AccessError, ConfigError, ConflictError, StorageError, StoreChanged
 
 from ..config import TournamentConfig
 from ..storage import Store
@@ -126,11 +126,9 @@ def change(store: Store, mutate: Callable[[TournamentConfig, Roster], Tournament
             return config
         try:
             store.replace_config(stored, new.to_dict())
-        except StorageError as exc:
-            if "changed meanwhile" in str(exc):
-                time.sleep(0.01)
-                continue
-            raise
+        except StoreChanged:
+            time.sleep(0.01)
+            continue
         return new
     raise StorageError(f"{store.path}: the league changed too often meanwhile; try again")
 
@@ -155,7 +153,7 @@ def add_bot(name: str, spec: str, role: str, baseline: str | None = None) -> Cal
 
     def apply(config: TournamentConfig, roster: Roster) -> TournamentConfig:
         if name in config.entrants:
-            raise ConfigError(f"the league has a bot {name!r} already (names are never reused: pick another)")
+            raise ConflictError(f"the league has a bot {name!r} already (names are never reused: pick another)")
         if baseline is not None:
             wanted = roster.bot(baseline)
             if wanted.role != BENCHMARK:
@@ -183,7 +181,7 @@ def promote_bot(name: str) -> Callable[[TournamentConfig, Roster], TournamentCon
     def apply(config: TournamentConfig, roster: Roster) -> TournamentConfig | None:
         bot = roster.bot(name)
         if bot.role == BENCHMARK:
-            raise ConfigError(f"{name} is a benchmark already")
+            raise ConflictError(f"{name} is a benchmark already")
         if not bot.active:
             raise ConfigError(f"{name} is {bot.state}: only an active candidate is promoted")
         bot.role = BENCHMARK

@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from protocol.faults import FAULT_KINDS
 from referee.botspec import parse_spec
-from referee.errors import AccessError, ConfigError, RefereeError
+from referee.errors import AccessError, ConfigError, ConflictError, RefereeError
 from referee.html import environment, replay_html
 from referee.plugins import Registry
 from referee.record import record_from_dict
@@ -285,7 +285,7 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
         if isinstance(exc, _NotFound):
             return _error(404, str(exc))
         if isinstance(exc, ConfigError):
-            return _error(409 if "already" in str(exc) else 400, str(exc))
+            return _error(409 if isinstance(exc, ConflictError) else 400, str(exc))
         return _error(500, str(exc) if isinstance(exc, RefereeError) else f"internal error: {type(exc).__name__}")
 
     routes = [Route("/", page), Route("/events", events), Route("/api/state", api_state),
