@@ -18,7 +18,7 @@ come back. The loop decides when and how much to send:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sized
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -114,14 +114,6 @@ class Workers(Protocol[Lane]):
         """Wait until one or more of ``lanes`` has played games, and say what came back."""
 
 
-@dataclass
-class _Held:
-    """What one lane holds: the jobs sent and not answered, and the unanswered games of each batch, oldest first."""
-
-    games: int = 0
-    batches: list[int] = field(default_factory=list)
-
-
 class Feed:
     """The one loop of every executor: a schedule fed to ``workers`` (their number) in batches of about ``seconds``
     of play, at most ``most`` games. ``smoothing``: the weight of the latest report in the seconds per game
@@ -163,42 +155,40 @@ class Feed:
 
     def run(self, workers: Workers[Lane], lanes: int) -> Iterator[FinishedGame]:
         """Play the schedule on up to ``lanes`` lanes opened from ``workers``, yielding each game as it comes."""
-        held: dict[Lane, _Held] = {}
+        held: dict[Lane, list[int]] = {}  # per lane, the unanswered games of each batch sent, oldest first
         for _ in range(lanes):
             first = self.take(self.size())
             if not first:  # the first lanes hold every job: one holding none would be waited on forever
                 break
             lane = workers.open()
-            held[lane] = _Held()
+            held[lane] = []
             if self._send(workers, lane, held[lane], first):
                 self._top_up(workers, lane, held[lane])
         while held:
             for done in workers.finished(list(held)):
                 mine = held[done.lane]
-                mine.games -= done.answered
                 if done.batch_done:
-                    mine.batches.remove(done.answered)
+                    mine.remove(done.answered)
                 else:
-                    _answer(mine.batches, done.answered)
+                    _answer(mine, done.answered)
                 self.timed(len(done.games), done.seconds)
                 if done.failure is None:
                     self._top_up(workers, done.lane, mine)  # before the games are stored: the workers play on
                 yield from done.games
                 if done.failure is not None:
                     raise ExecutorError(done.failure)
-                if not mine.games:
+                if not sum(mine):
                     del held[done.lane]
 
-    def _top_up(self, workers: Workers[Lane], lane: Lane, held: _Held) -> None:
+    def _top_up(self, workers: Workers[Lane], lane: Lane, held: list[int]) -> None:
         size, capacity = self.size(), workers.capacity(lane)
-        while (held.games < 2 * size * capacity and len(held.batches) < 2 * capacity) or not held.batches:
+        while (sum(held) < 2 * size * capacity and len(held) < 2 * capacity) or not held:
             batch = self.take(size)
             if not batch or not self._send(workers, lane, held, batch):
                 return
 
-    def _send(self, workers: Workers[Lane], lane: Lane, held: _Held, batch: list[Scheduled]) -> bool:
-        held.games += len(batch)  # sent or not: a lane gone with jobs is waited on, and reports its end
-        held.batches.append(len(batch))
+    def _send(self, workers: Workers[Lane], lane: Lane, held: list[int], batch: list[Scheduled]) -> bool:
+        held.append(len(batch))  # sent or not: a lane gone with jobs is waited on, and reports its end
         return workers.send(lane, batch)
 
 
