@@ -42,6 +42,11 @@ class Extra:
     #: a league's settings and roster (tournaments/league/roster.py); None: not a league
     league: dict[str, Any] | None = None
 
+    @property
+    def sandbox_mode(self) -> str:
+        """How the program bots run: on, off, or unknown (stored before the sandbox existed)."""
+        return _mode(self.sandbox)
+
     def to_dict(self) -> dict[str, Any]:
         """The stored form: the settings that are set."""
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
@@ -158,8 +163,12 @@ class TournamentConfig:
 
 
 def sandbox_mode(config: dict[str, Any]) -> str:
-    """How a stored tournament's program bots run: on, off, or unknown (stored before the sandbox existed)."""
+    """How a stored tournament's program bots run (its configuration as stored, JSON): :attr:`Extra.sandbox_mode`."""
     settings = (config.get("extra") or {}).get("sandbox") if isinstance(config.get("extra"), dict) else None
+    return _mode(settings)
+
+
+def _mode(settings: object) -> str:
     return str(settings.get("mode")) if isinstance(settings, dict) else "unknown"
 
 

@@ -25,7 +25,7 @@ from referee.errors import StorageError
 
 from .config import TournamentConfig
 from .schedule import Pairing, Scheduled, round_robin
-from .sprt_plan import SprtPlan, is_sprt
+from .sprt_plan import SprtPlan
 
 __all__ = ["META_KEY", "Claims", "PrefixTracker", "claimed", "merge", "order", "parse", "table_count"]
 
@@ -48,7 +48,7 @@ def _table_of(key: str) -> int:
 def order(config: TournamentConfig, teams: Pairing | None, tables: int | None) -> Iterator[Scheduled]:
     """The order of play a claim counts in: an SPRT's deals one after the other (``tables`` None), or the schedule of
     the first ``tables`` tables."""
-    if is_sprt(config.to_dict()):
+    if config.extra.sprt is not None:
         plan = SprtPlan.of(config)
         return (job for deal in range(plan.max_deals) for job in plan.deal(config.deals_from, deal))
     return (job for job in config.jobs(teams) if tables is None or _table_of(job.key) < tables)

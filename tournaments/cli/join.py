@@ -16,7 +16,7 @@ from referee.errors import ConfigError
 from referee.plugins import Registry
 from referee.wirelog import WireLog
 
-from ..config import TournamentConfig, sandbox_mode
+from ..config import TournamentConfig
 from ..executor import Placement, executor_factory
 from ..league.roster import is_league
 from ..report import stored_report
@@ -85,7 +85,7 @@ def join(
                    f"{joined.scheduled(registry.game(config.game).teams(config.seats)) - store.count()} games to play, "
                    f"db {db}", err=True)
         play_stored(store, joined, registry, play_on, Placement(workers, sandbox, wires, affinity, scheduler))
-        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(joined.to_dict()))
+        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, joined.extra.sandbox_mode)
 
 
 def _joined(config: TournamentConfig, specs: list[str], registry: Registry) -> TournamentConfig:

@@ -29,7 +29,7 @@ from referee.errors import ConfigError
 from referee.match import check_policy
 from referee.wirelog import WireLog
 
-from ..config import Extra, TournamentConfig, sandbox_mode
+from ..config import Extra, TournamentConfig
 from ..executor import Placement, executor_factory
 from ..report import stored_report
 from ..schedule import Pairing
@@ -183,4 +183,4 @@ def run(
         play_stored(store, config, registry, play_on,
                     Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity,
                               scheduler))
-        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(config.to_dict()))
+        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, config.extra.sandbox_mode)

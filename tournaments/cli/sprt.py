@@ -212,7 +212,7 @@ def sprt(
         state = play_sprt(store, config, play_on,
                           Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity,
                                     scheduler))
-    print_sprt(config, state, json_out, sandbox_mode(config.to_dict()))
+    print_sprt(config, state, json_out, config.extra.sandbox_mode)
 
 
 def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json_out: bool, *,
