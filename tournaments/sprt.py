@@ -277,6 +277,15 @@ class SprtSettings:
     beta: float = 0.05
     model: Model = Model.LOGISTIC
 
+    @classmethod
+    def given(cls, elo0: float, elo1: float, alpha: float, beta: float, model: str) -> SprtSettings:
+        """The settings a user gave (``--model`` as text), checked: ConfigError in one line otherwise."""
+        if model not in {m.value for m in Model}:
+            raise ConfigError(f"--model must be logistic or normalized, got {model!r}")
+        settings = cls(elo0, elo1, alpha, beta, Model(model))
+        settings.check()
+        return settings
+
     def check(self) -> None:
         if not self.elo1 > self.elo0:
             raise ConfigError(f"--elo1 must be above --elo0 (got elo0 {self.elo0:g}, elo1 {self.elo1:g})")

@@ -24,7 +24,7 @@ from typing import Any
 
 from protocol.faults import Fault
 from referee.engine import Game, State
-from referee.errors import RefereeError, StorageError, StoreChanged, StoreLocked
+from referee.errors import ConfigError, RefereeError, StorageError, StoreChanged, StoreLocked
 
 from .columns import Columns, faults_of, translate
 from .migrations import migrate
@@ -169,6 +169,13 @@ class Store:
         config = self.columns.json(row[0], "the stored tournament configuration")
         if not isinstance(config, dict):
             raise StorageError(f"{self.path}: the stored tournament configuration is damaged (not a JSON object)")
+        return config
+
+    def tournament(self) -> dict[str, Any]:
+        """:meth:`config`, which a command reading a tournament needs: ConfigError when there is none."""
+        config = self.config()
+        if config is None:
+            raise ConfigError(f"{self.path} holds no tournament")
         return config
 
     def save_config(self, config: dict[str, Any]) -> None:

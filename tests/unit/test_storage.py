@@ -258,3 +258,13 @@ def test_a_held_lock_and_a_lost_compare_and_swap_are_told_by_type(tmp_path: Path
         with pytest.raises(StoreChanged, match="changed meanwhile"):
             second.replace_config({"game": "durak", "n": 1}, {"game": "durak", "n": 3})
         assert second.config() == {"game": "durak", "n": 2}
+
+
+def test_a_database_without_a_tournament_is_refused_in_one_line(tmp_path: Path) -> None:
+    from tournaments.storage import Store
+
+    path = tmp_path / "empty.db"
+    with Store(path, create=True) as store:
+        assert store.config() is None
+        with pytest.raises(ConfigError, match=f"^{re.escape(str(path))} holds no tournament$"):
+            store.tournament()

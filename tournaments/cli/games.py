@@ -37,9 +37,7 @@ def games(
     """
     check_format(fmt)
     with Store(db, create=False, readonly=True) as store:
-        config = store.config()
-        if config is None:
-            raise ConfigError(f"{db} holds no tournament")
+        config = store.tournament()
         if bot is not None and bot not in config["entrants"]:
             raise ConfigError(f"no entrant {bot!r} in {db} (entrants: {', '.join(config['entrants'])})")
         if json_out:

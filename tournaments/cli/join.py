@@ -64,9 +64,7 @@ def join(
     wires = WireLog(wire_log) if wire_log is not None else None
     with Store(db, create=False) as store:
         store.lock()  # before the configuration changes: a tournament another process plays is refused unchanged
-        stored = store.config()
-        if stored is None:
-            raise ConfigError(f"{db} holds no tournament")
+        stored = store.tournament()
         if is_league(stored):
             raise ConfigError(f"{db} holds a league: add a bot with 'referee league add NAME SPEC'")
         if is_sprt(stored):

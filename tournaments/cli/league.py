@@ -56,7 +56,7 @@ from ..league.roster import (
     set_paused,
 )
 from ..report import report_of
-from ..sprt import Model, SprtSettings
+from ..sprt import SprtSettings
 from ..sprt_plan import SprtPlan
 from ..storage import Store
 from ..tally import tally
@@ -130,10 +130,7 @@ def init(
 
     Example: referee league init myleague durak --seats 2 --bot random --bot first --bot heuristic
     """
-    if model not in {m.value for m in Model}:
-        raise ConfigError(f"--model must be logistic or normalized, got {model!r}")
-    settings = SprtSettings(elo0, elo1, alpha, beta, Model(model))
-    settings.check()
+    settings = SprtSettings.given(elo0, elo1, alpha, beta, model)
     check_policy(on_fault)
     registry = cli_registry()
     chosen = registry.game(game)

@@ -36,8 +36,7 @@ def record(
     """
     registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:
-        if store.config() is None:
-            raise ConfigError(f"{db} holds no tournament")
+        store.tournament()
         data = store.record(key, registry.game)  # schema 2: the engine turns the stored choices into actions
     if data is None:
         raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")

@@ -8,7 +8,6 @@ from pathlib import Path
 import typer
 
 from referee.cli.common import cli_registry
-from referee.errors import ConfigError
 
 from ..report_html import DEFAULT_REPLAYS, write_report
 from ..storage import Store
@@ -35,8 +34,7 @@ def report(
     check_writable(out)
     registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:
-        if store.config() is None:
-            raise ConfigError(f"{db} holds no tournament")
+        store.tournament()
         page = write_report(store, registry, out, replays=replays)
     typer.echo(f"{out}: {page.total_games} games, {len(page.replays)} replay pages"
                + (f" in {out.with_name(out.stem + '-games')}" if page.replays else ""))

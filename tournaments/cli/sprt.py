@@ -169,10 +169,7 @@ def sprt(
     the same bots: the luck of the deal cancels (docs/TOURNAMENTS.md, "SPRT").
     Example: referee tournament sprt durak --candidate heuristic --baseline random --elo1 50
     """
-    if model not in {m.value for m in Model}:
-        raise ConfigError(f"--model must be logistic or normalized, got {model!r}")
-    settings = SprtSettings(elo0, elo1, alpha, beta, Model(model))
-    settings.check()
+    settings = SprtSettings.given(elo0, elo1, alpha, beta, model)
     play_on = executor_factory(executor, scheduler)
     registry = cli_registry()
     chosen = registry.game(game)

@@ -76,9 +76,7 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
     check_format(fmt)
     registry = cli_registry()
     with Store(db, create=False, readonly=play is None) as store:  # table only reads
-        stored = store.config()
-        if stored is None:
-            raise ConfigError(f"{db} holds no tournament")
+        stored = store.tournament()
         if play is not None and is_league(stored):
             raise ConfigError(f"{db} holds a league, which has no fixed schedule to resume: play it with "
                               f"'referee league serve {db.parent}'")
