@@ -24,7 +24,8 @@ from protocol.cards import Deck
 
 from .errors import ConfigError, IllegalActionError
 
-__all__ = ["CardPlaces", "Game", "LateSampler", "State", "Option", "Result", "Worlds", "places_by", "places_from_order"]
+__all__ = ["CardPlaces", "Game", "LateSampler", "State", "Option", "Result", "Worlds", "places_by", "places_from_order",
+           "resolve"]
 
 #: What a seat has been shown: its observations in wire form (C-8), oldest first, as the referee sent them. The first
 #: is from the start of the game (``since=0``) and each one's ``events`` continue the previous one's (each was taken
@@ -224,25 +225,32 @@ class Worlds(ABC):
         ``rng`` state gives the same world). Its chance stream is seeded from ``rng`` too, never the real seed."""
 
 
+def resolve(where: str) -> Any:
+    """What ``"package.module:attribute"`` names, imported now (a late sampler, game or command)."""
+    module, _, attribute = where.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 class LateSampler:
-    """A game's world sampler named by its module and attribute, imported when a seat first asks for worlds.
+    """A game's world sampler named by where it is (``"package.module:attribute"``), imported when a seat first asks
+    for worlds.
 
     A sampler replays its game's engine, so the engine cannot import it; the game's package wires the two
     (``Game.sampler = LateSampler(...)``) without loading the sampler, which most commands never use."""
 
-    __slots__ = ("module", "name", "_loaded")
+    __slots__ = ("where", "_loaded")
 
-    def __init__(self, module: str, name: str) -> None:
-        self.module, self.name = module, name
+    def __init__(self, where: str) -> None:
+        self.where = where
         self._loaded: Callable[..., Worlds] | None = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Worlds:
         if self._loaded is None:
-            self._loaded = getattr(importlib.import_module(self.module), self.name)
+            self._loaded = resolve(self.where)
         return self._loaded(*args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"LateSampler({self.module}.{self.name})"
+        return f"LateSampler({self.where})"
 
 
 class State(ABC):

@@ -10,7 +10,6 @@ nothing else) and :class:`CommandRegistrar`.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -18,7 +17,7 @@ import pluggy
 
 from protocol.hooks import PROJECT, BotRegistrar
 
-from .engine import Game
+from .engine import Game, resolve
 
 __all__ = ["BotRegistrar", "CommandRegistrar", "GameRegistrar", "LateGame", "hookspec", "register_bots",
            "register_commands", "register_games"]
@@ -36,8 +35,7 @@ class LateGame:
     where: str
 
     def load(self) -> Game:
-        module, _, attribute = self.where.partition(":")
-        found = getattr(importlib.import_module(module), attribute)
+        found = resolve(self.where)
         game = found() if isinstance(found, type) else found
         if not isinstance(game, Game) or game.id != self.id:
             raise TypeError(f"{self.where} is not a referee.engine.Game of id {self.id!r}")

@@ -218,12 +218,11 @@ class LazyGroup(TyperGroup):
 
 def lazy_command(name: str, where: str) -> click.Command:
     """The command ``name`` made from the function ``where`` names (``module:function``), as typer makes it."""
-    from importlib import import_module
-
     from typer.models import CommandInfo
 
-    module, _, function = where.partition(":")
-    callback = getattr(import_module(module), function)
+    from ..engine import resolve
+
+    callback = resolve(where)
     return typer.main.get_command_from_info(CommandInfo(name=name, cls=Command, callback=callback),
                                            pretty_exceptions_short=True, rich_markup_mode=None)
 

@@ -7,6 +7,6 @@ from .base import DurakFamily, DurakState
 from .durak import DURAK_DECK, Durak
 from .kazaki import KAZAKI_DECK, Kazaki
 
-DurakFamily.sampler = LateSampler(f"{__name__}.worlds", "DurakWorlds")
+DurakFamily.sampler = LateSampler(f"{__name__}.worlds:DurakWorlds")
 
 __all__ = ["Kazaki", "Durak", "DurakState", "KAZAKI_DECK", "DURAK_DECK"]

@@ -7,7 +7,7 @@ from ...engine import LateSampler
 from .koroli import DECK36, Koroli, KoroliState
 from .koroli52 import DECK52, Koroli52, Koroli52State
 
-Koroli.sampler = LateSampler(f"{__name__}.worlds", "KoroliWorlds")
-Koroli52.sampler = LateSampler(f"{__name__}.worlds52", "Koroli52Worlds")
+Koroli.sampler = LateSampler(f"{__name__}.worlds:KoroliWorlds")
+Koroli52.sampler = LateSampler(f"{__name__}.worlds52:Koroli52Worlds")
 
 __all__ = ["Koroli", "KoroliState", "Koroli52", "Koroli52State", "DECK36", "DECK52"]

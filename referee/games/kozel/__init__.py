@@ -9,7 +9,7 @@ from .kozel import Kozel
 from .nn import KozelNN
 from .team import TeamGame
 
-Kozel.sampler = LateSampler(f"{__name__}.worlds", "kozel_worlds")
-TeamGame.sampler = LateSampler(f"{__name__}.team_worlds", "team_worlds")
+Kozel.sampler = LateSampler(f"{__name__}.worlds:kozel_worlds")
+TeamGame.sampler = LateSampler(f"{__name__}.team_worlds:team_worlds")
 
 __all__ = ["Kozel", "KozelHvaleny", "KozelNN"]
