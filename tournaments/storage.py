@@ -383,24 +383,14 @@ class Store:
     def move_times(self, limit_games: int, find_game: Callable[[str], Game] | None = None) -> dict[str, list[int]]:
         """Each entrant's time per move: the microseconds of every decision it was asked, in the most recent
         ``limit_games`` stored games that measured them (a game from before times were kept adds nothing)."""
-        if self.old is not None:  # from before times were kept
-            return {}
-        game = self._game(find_game)
         times: dict[str, list[int]] = {}
-        try:
-            rows = self.db.execute("SELECT seq, key, seed, seating, places, body FROM games ORDER BY seq DESC "
-                                   "LIMIT ?", (limit_games,)).fetchall()
-        except sqlite3.Error as exc:
-            raise translate(self.path, exc) from exc
-        for seq, key, seed, seating, places, body in rows:
-            actors: list[int] = []
-            record = self._rebuild(seq, key, seed, seating, places, body, game, actors)[0]
+        for names, actors, record in self._recent(limit_games, find_game):
             measured = record.get("times") or ()
             if len(measured) != len(actors):
                 continue
             for seat, used in zip(actors, measured, strict=True):
                 if type(used) is int:
-                    times.setdefault(record["bots"][seat], []).append(used)
+                    times.setdefault(names[seat], []).append(used)
         return times
 
     def asked(self, entrant: str, limit_games: int,
@@ -408,6 +398,18 @@ class Store:
         """Each decision ``entrant`` was asked in its most recent ``limit_games`` stored games (newest first): its
         time in µs (None where the record kept none) and what it said there (RECORDS.md, "What the bots said";
         None: nothing). A league's bot page reads its time per move and its counters from these."""
+        for names, actors, record in self._recent(limit_games, find_game, entrant):
+            times = record.get("times") or ()
+            said = record.get("said") or {}
+            for i, seat in enumerate(actors):
+                if names[seat] == entrant:
+                    used = times[i] if i < len(times) and type(times[i]) is int else None
+                    yield used, said.get(str(i), said.get(i)) if isinstance(said, dict) else None
+
+    def _recent(self, limit_games: int, find_game: Callable[[str], Game] | None,
+                entrant: str | None = None) -> Iterator[tuple[tuple[str, ...], list[int], dict[str, Any]]]:
+        """The most recent ``limit_games`` stored games (of ``entrant``, if given), newest first, replayed: each
+        game's seating, the seat asked at each decision, and its record. Nothing from before times were kept."""
         if self.old is not None:  # from before times and words were kept
             return
         game = self._game(find_game)
@@ -418,17 +420,12 @@ class Store:
                 if taken >= limit_games:
                     return
                 names = self.columns.seating(seq, key, seating)
-                if entrant not in names:
+                if entrant is not None and entrant not in names:
                     continue
                 taken += 1
                 actors: list[int] = []
                 record = self._rebuild(seq, key, seed, seating, places, body, game, actors)[0]
-                times = record.get("times") or ()
-                said = record.get("said") or {}
-                for i, seat in enumerate(actors):
-                    if names[seat] == entrant:
-                        used = times[i] if i < len(times) and type(times[i]) is int else None
-                        yield used, said.get(str(i), said.get(i)) if isinstance(said, dict) else None
+                yield names, actors, record
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
