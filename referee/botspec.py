@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # a program bot's modules are imported when one is made: in-p
     from .wirelog import WireLog
 
 __all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "declared_excludes", "default_field", "entrant_names",
-           "option_text", "parse_spec", "refuse_interactive", "same_value", "useful_line"]
+           "option_text", "parse_spec", "refuse_interactive", "spec_settings", "same_value", "useful_line"]
 
 @runtime_checkable
 class TakesSettings(Protocol):
@@ -186,6 +186,17 @@ def _bot_settings(factory: object, name: str, text: str, spec: str) -> tuple[tup
     except ConfigError as exc:
         raise ConfigError(f"bot {spec!r}: {exc}") from None
     return tuple(pairs)
+
+
+def spec_settings(spec: str) -> dict[str, str]:
+    """The ``[KEY=VALUE …]`` settings of a SPEC as written, unchecked ({} where there are none or they cannot be
+    read): for what a stored SPEC said, which :func:`parse_spec` checked when it was stored."""
+    end = _closing_bracket(spec) if spec.startswith("[") else None
+    try:
+        words = shlex.split(spec[1:end]) if end is not None else []
+    except ValueError:
+        return {}
+    return {key: value for key, eq, value in (word.partition("=") for word in words) if eq}
 
 
 def _split_prefix(spec: str) -> tuple[dict[str, str], str]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import re
-import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 from protocol.faults import FAULT_KINDS, FaultKind
+from referee.botspec import spec_settings
 from referee.engine import Game
 from referee.html import environment, replay_html, write_page
 from referee.plugins import Registry
@@ -150,16 +150,8 @@ def move_limits(config: TournamentConfig) -> dict[str, int]:
     tournament's (``move_time_ms``)."""
     limits = {}
     for name, spec in zip(config.entrants, config.specs, strict=True):
-        limits[name] = config.move_time_ms
-        if spec.startswith("["):
-            try:
-                words = shlex.split(spec[1:spec.index("]")])
-            except ValueError:
-                continue
-            for word in words:
-                key, _, value = word.partition("=")
-                if key == "move-time" and value.isascii() and value.isdigit() and int(value) > 0:
-                    limits[name] = int(value)
+        value = spec_settings(spec).get("move-time", "")
+        limits[name] = int(value) if value.isascii() and value.isdigit() and int(value) > 0 else config.move_time_ms
     return limits
 
 

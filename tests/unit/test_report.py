@@ -176,10 +176,11 @@ def test_a_bots_time_limit_is_its_specs_own_or_the_tournaments() -> None:
     from tournaments.config import TournamentConfig
     from tournaments.report_html import move_limits, time_rows
 
-    config = TournamentConfig("durak", {}, ["a", "b", "c"], ["random", "[move-time=300 name=b] random",
-                              "[name='x]y' cwd=/nowhere] cmd:bot"], 2, 1, True, 1, move_time_ms=800)
+    config = TournamentConfig("durak", {}, ["a", "b", "c", "d"], ["random", "[move-time=300 name=b] random",
+                              "[name='x]y' cwd=/nowhere] cmd:bot", "[name='x]y' move-time=250] cmd:bot"], 2, 1, True, 1,
+                              move_time_ms=800)
     limits = move_limits(config)
-    assert limits == {"a": 800, "b": 300, "c": 800}
+    assert limits == {"a": 800, "b": 300, "c": 800, "d": 250}  # a ']' in quotes does not end the prefix
     rows = time_rows(["a", "b", "c"], {"a": [400_000, 100, 200, 300], "b": [299_000], "d": [1]}, limits)
     assert [(r["bot"], r["us"], r["share"]) for r in rows] == [("a", [200, 400_000, 400_000, 400_000], "50%"),
                                                                ("b", [299_000] * 4, "100%")]
