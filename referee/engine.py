@@ -130,6 +130,10 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     #: The cards the game is played with, in canonical order (C-4); None for a game without a deck of cards.
     deck: ClassVar[Deck | None] = None
+    #: What :meth:`worlds` builds, called ``sampler(game, seats, seat, view, options)``: a world sampler replays its
+    #: game's engine, so the engine does not import it; the game's package sets it (a :class:`LateSampler`, or any
+    #: callable object; a plain function would be bound as a method). None: the game samples no worlds.
+    sampler: ClassVar[Callable[..., Worlds] | None] = None
 
     def teams(self, seats: int) -> tuple[tuple[int, ...], ...] | None:
         """The teams for ``seats`` players, or None when every player plays alone (C-2)."""
@@ -193,8 +197,12 @@ class Game(ABC):
         search it: this is the model of the ``ismcts`` bot (docs/ENGINE.md, "Sampling worlds"). The view is read
         once here; :class:`~.errors.RecordError` if it does not fit the game (events that do not replay).
 
-        A game that cannot sample worlds raises NotImplementedError (every built-in game can)."""
-        raise NotImplementedError(f"game {self.id!r} cannot sample worlds from a seat's view")
+        The default asks :attr:`sampler`, with the seat count checked and the options configured as
+        :meth:`new_state` has them; a game without one raises NotImplementedError (every built-in game has one)."""
+        if self.sampler is None:
+            raise NotImplementedError(f"game {self.id!r} cannot sample worlds from a seat's view")
+        self.check_seats(seats)
+        return self.sampler(self, seats, seat, view, self.configure(options))
 
     def sample_world(self, seats: int, seat: int, view: View, rng: random.Random,
                      options: Mapping[str, object] | None = None) -> State:

@@ -13,13 +13,13 @@ seat observes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from protocol.actions import Action
 from protocol.cards import Deck
 
-from ...engine import Game, Option, Result, View, Worlds
+from ...engine import Game, Option, Result
 from ..cards import CardState, bits
 from .narrate import narrate
 from .tables import tables
@@ -59,13 +59,6 @@ class DurakFamily(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event, self.loser_name)
 
-    #: What :meth:`worlds` builds: :class:`.worlds.DurakWorlds`, set by the package (``__init__``). The sampler
-    #: replays this engine, so the engine does not import it.
-    sampler: ClassVar[Callable[..., Worlds]]
-
-    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
-        """The deals that fit ``seat``'s view, replayed (:mod:`.worlds`; KZ-23 says what is hidden)."""
-        return self.sampler(self, seats, seat, view, self.configure(options))
 
 
 def family_options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tuple[Option, ...]:

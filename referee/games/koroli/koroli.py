@@ -13,12 +13,12 @@ carry a ``shown`` flag for that.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from protocol.actions import Action
 
-from ...engine import Game, Option, Result, View, Worlds, places_by
+from ...engine import Game, Option, Result, places_by
 from ..cards import DECK36, bits, tables
 from .base import KingsState, narrate_trick
 
@@ -59,13 +59,6 @@ class Koroli(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
 
-    #: What :meth:`worlds` builds: :class:`.worlds.KoroliWorlds`, set by the package (``__init__``). The sampler
-    #: replays this module's engine, so the engine does not import it.
-    sampler: ClassVar[Callable[..., Worlds]]
-
-    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
-        """The worlds of ``seat``'s view, replayed from the deal in play (:mod:`.worlds`, docs/ENGINE.md)."""
-        return self.sampler(self, seats, seat, view, options)
 
 
 class KoroliState(KingsState):

@@ -11,13 +11,13 @@ play, the log and the resample are :mod:`.base` (on the trick engine :mod:`refer
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ...engine import Game, Result, View, Worlds
+from ...engine import Game, Result
 from ..cards import bits, remap, tables
 from .base import KingsState, narrate_trick
 
@@ -70,13 +70,6 @@ class Koroli52(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate(event)
 
-    #: What :meth:`worlds` builds: :class:`.worlds.Koroli52Worlds`, set by the package (``__init__``). The sampler
-    #: replays this module's engine, so the engine does not import it.
-    sampler: ClassVar[Callable[..., Worlds]]
-
-    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
-        """The worlds of ``seat``'s view, replayed from the deal in play (:mod:`.worlds`, docs/ENGINE.md)."""
-        return self.sampler(self, seats, seat, view, options)
 
 
 class Koroli52State(KingsState):

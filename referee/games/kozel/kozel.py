@@ -5,14 +5,14 @@ only matters when no trump-class card is played, which is exactly KO-9.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 from protocol.actions import Action
 from protocol.cards import STANDARD_SUITS, Deck
 
-from ...engine import Game, Option, Result, View, Worlds, places_by
+from ...engine import Game, Option, Result, places_by
 from ..cards import bits
 from ..tricks import CardRules
 from .base import OVER, PLAY, POINTS_BY_RANK, KozelTrickState, narrate_common
@@ -52,14 +52,6 @@ class Kozel(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate_common(event) or super().narrate(event)
 
-    #: What :meth:`worlds` builds: :func:`.worlds.kozel_worlds`, set by the package (``__init__``). The sampler
-    #: replays KozelState, so this module does not import it.
-    sampler: ClassVar[Callable[..., Worlds]]
-
-    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
-        """The deals that fit ``seat``'s view (KO-15), by :mod:`.worlds`."""
-        self.check_seats(seats)
-        return self.sampler(self, seats, seat, view, self.configure(options))
 
 
 class KozelState(KozelTrickState):

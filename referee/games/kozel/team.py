@@ -11,12 +11,12 @@ of C-10.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from protocol.actions import Action
 
-from ...engine import Game, Result, View, Worlds, places_by
+from ...engine import Game, Result, places_by
 from .base import DECK36, OVER, PLAY, REDEAL, KozelTrickState, narrate_common
 
 __all__ = ["TeamGame", "TeamState", "TEAMS", "TEAM_NAMES", "MAX_DEALS", "team_dict", "teams_field", "narrate_team"]
@@ -56,14 +56,6 @@ class TeamGame(Game):
     def narrate(self, event: Mapping[str, Any]) -> str:
         return narrate_common(event) or narrate_team(event) or super().narrate(event)
 
-    #: What :meth:`worlds` builds: :func:`.worlds.team_worlds`, set by the package (``__init__``). The sampler
-    #: replays the team states, so this module does not import it.
-    sampler: ClassVar[Callable[..., Worlds]]
-
-    def worlds(self, seats: int, seat: int, view: View, options: Mapping[str, object] | None = None) -> Worlds:
-        """The deals that fit ``seat``'s view (KH-17, KN-18), by :mod:`.worlds`."""
-        self.check_seats(seats)
-        return self.sampler(self, seats, seat, view, self.configure(options))
 
 
 # ----------------------------------------------------------------------------------------- team state
