@@ -129,12 +129,17 @@ class RemoteBot(BotBase):
         except BotCrashed:
             if not self._left_cleanly():
                 raise
-            self.start()  # it exited (status 0) after the last game: a fresh process joins this one
-            self._send_new_game()
+            self._rejoin()
 
     def _send_new_game(self) -> None:
         assert self.transport is not None and self._new_game is not None
         self._guard(self.transport.send, self._new_game, time.monotonic() + self.time.handshake_time)
+
+    def _rejoin(self) -> None:
+        """A fresh process joins the current game (observations are whole, C-8): the last one exited (status 0)
+        between games, which may show at new_game's write, at the first request's check, or at its exchange."""
+        self.start()
+        self._send_new_game()
 
     def _left_cleanly(self) -> bool:
         """Did the process exit with status 0 before answering anything in this game? Such a bot left
@@ -145,7 +150,10 @@ class RemoteBot(BotBase):
         """The reply's text, legal or not: the game loop resolves it to an action (an illegal one is its fault);
         with the reply's ``debug`` note, if it has one, as an :class:`Answer`."""
         if not self.alive:
-            raise BotCrashed("bot process is gone")
+            self._drop()  # keeps its exit status: a bot that left cleanly between games rejoins (below)
+            if not self._left_cleanly():
+                raise BotCrashed("bot process is gone")
+            self._rejoin()
         self._id += 1
         rid = self._id
         allowed = self.clock.allowed
@@ -158,8 +166,7 @@ class RemoteBot(BotBase):
             except BotCrashed:
                 if not self._left_cleanly():
                     raise
-                self.start()  # it exited between games: a fresh process rejoins (observations are whole, C-8)
-                self._send_new_game()
+                self._rejoin()
                 reply = self._guard(self._exchange, message, rid, allowed)
         finally:  # time beyond the move limit comes out of the bank, answered or not
             self.clock.spend(time.monotonic() - self._written_at)

@@ -138,6 +138,33 @@ def test_a_dead_transport_is_replaced_at_new_game() -> None:
     assert bot.starts == 2 and script.sent_types(1) == ["hello", "new_game"]
 
 
+def test_a_bot_that_exits_cleanly_after_new_game_was_written_rejoins_without_a_fault() -> None:
+    """The race of a bot that exits after each game: the referee finds it alive and writes new_game into the pipe,
+    and the process is gone by the first request. It left cleanly (status 0) before answering anything in this
+    game, so a fresh process joins this game (as when the write of new_game fails), with no fault."""
+    script = Script()
+    bot = make_bot(script)
+    bot.new_game(INFO)
+    bot.act(decision())
+    bot.game_over({})
+    bot.new_game(INFO)  # written while the process was still exiting
+    script.transport.exit_code = 0
+    script.transport.close()  # …and now it is gone
+    assert bot.act(decision()) == LEGAL_TEXTS[0]
+    assert bot.starts == 2 and script.sent_types(1) == ["hello", "new_game", "request"]
+
+
+def test_a_bot_that_died_with_an_error_before_its_first_request_is_a_crash() -> None:
+    script = Script()
+    bot = make_bot(script)
+    bot.new_game(INFO)
+    script.transport.exit_code = 1
+    script.transport.close()
+    with pytest.raises(BotCrashed, match="gone"):
+        bot.act(decision())
+    assert bot.starts == 1 and not bot.alive
+
+
 def test_a_healthy_bot_keeps_one_connection() -> None:
     script = Script()
     bot = make_bot(script)
