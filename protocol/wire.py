@@ -21,7 +21,7 @@ __all__ = [
     "MAX_FRAME",
     "MAX_DEPTH",
     "FrameDecoder",
-    "Deferred",
+    "frame_unpacker",
     "pack",
     "packer",
     "hello",
@@ -57,6 +57,12 @@ def packer() -> Callable[[dict[str, Any]], bytes]:
     return msgpack.Packer(use_bin_type=True).pack  # type: ignore[no-any-return]
 
 
+def frame_unpacker(max_frame: int) -> msgpack.Unpacker:
+    """A streaming msgpack decoder under the bounds of every frame read (:func:`_limits`), buffering a few frames at
+    most: :class:`FrameDecoder`'s, and the SDK's for the referee's frames."""
+    return msgpack.Unpacker(max_buffer_size=4 * max_frame, **_limits(max_frame))
+
+
 def _limits(max_frame: int) -> dict[str, Any]:
     """The decoding options every frame is read with: text as str, any map key, nothing longer than a frame."""
     return {"raw": False, "strict_map_key": False, "max_str_len": max_frame, "max_bin_len": max_frame,
@@ -67,50 +73,40 @@ class FrameDecoder:
     """Incremental decoder: ``feed`` bytes as they arrive, get back every complete map.
 
     Memory stays bounded: at most a few frames are ever buffered.
-
-    With ``defer``, the value of that key of a frame (the SDK defers a request's ``observation``) is not decoded
-    with the frame: it comes as a :class:`Deferred`, decoded under the same bounds when it is asked for, so a bot
-    that never reads its observation (``random``) never pays for decoding it. The rest of the frame is checked as
-    before; a frame that is not a well-formed map is decoded whole, for the same fault as without ``defer``.
     """
 
-    def __init__(self, max_frame: int = MAX_FRAME, *, defer: str | None = None) -> None:
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
         self.max_frame = max_frame
-        self.defer = defer
         self.sizes: list[int] = []  # the size in bytes of each map the last feed() returned, in order
         self._limits = _limits(max_frame)
-        self._unpacker = msgpack.Unpacker(max_buffer_size=4 * max_frame, **self._limits)
+        self._unpacker = frame_unpacker(max_frame)
         self._offset = 0
         self._fed = 0  # bytes fed to the unpacker: when _offset, the end of its last frame, is here, it holds none
-        self._held = bytearray()  # with defer: the bytes fed and not yet returned as frames, from stream offset…
-        self._held_at = 0  # …this one
-        self._splitter: msgpack.Unpacker | None = None  # with defer: splits each frame around the deferred value
         self._scan: _Scan | None = None  # the headers of the unfinished frame, walked so far
-        self._partial = bytearray()  # without defer: the unfinished frame's bytes…
+        self._partial = bytearray()  # the unfinished frame's bytes…
         self._partial_at = -1  # …which begins at this stream offset
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         """Add bytes; return the maps they complete. :class:`ProtocolViolation` on bad data."""
         frames: list[dict[str, Any]] = []
         self.sizes = []
-        if self.defer is None and len(data) <= _SMALL and self._fed == self._offset and len(data) <= self.max_frame:
+        if len(data) <= _SMALL and self._fed == self._offset and len(data) <= self.max_frame:
             frame = self._whole(data)  # the usual read of a bot's reply: one small frame, nothing before it
             if frame is not None:
                 self.sizes.append(len(data))
                 return [frame]
-        drain = self._drain if self.defer is None else self._drain_deferring
         if len(data) <= self.max_frame:  # one read's worth, the usual case: no slicing
             self._feed(data)
-            drain(frames)
-            if self._fed != self._offset and self.defer is None:  # a frame begun and not finished
+            self._drain(frames)
+            if self._fed != self._offset:  # a frame begun and not finished
                 self._check_unfinished(data)
             return frames
         view = memoryview(data)
         for start in range(0, len(view), self.max_frame):  # slices, drained in turn: buffering stays bounded
             piece = view[start:start + self.max_frame]
             self._feed(piece)
-            drain(frames)
-            if self._fed != self._offset and self.defer is None:
+            self._drain(frames)
+            if self._fed != self._offset:
                 self._check_unfinished(piece)
         return frames
 
@@ -156,69 +152,6 @@ class FrameDecoder:
         except msgpack.BufferFull:
             raise ProtocolViolation(f"frame larger than {self.max_frame} bytes", kind=FaultKind.OVERSIZED) from None
         self._fed += len(data)
-        if self.defer is not None:
-            self._held += data
-
-    def _drain_deferring(self, frames: list[dict[str, Any]]) -> None:
-        """Find each complete frame's bytes (skipped, not decoded), then split it around the deferred value. A skip
-        that runs out of data resumes where it stopped at the next feed: the frame begins where the last one ended,
-        at ``_held_at``."""
-        unpacker, held = self._unpacker, self._held
-        while held:  # nothing held: no skip() to fail (its OutOfData would cost more than the frame's split)
-            try:
-                unpacker.skip()
-            except msgpack.OutOfData:
-                self._walk(held, self._held_at)
-                break
-            except Exception:  # noqa: BLE001 - bad bytes: decoded whole, for the fault they are
-                self._decode_whole(bytes(held))
-                raise ProtocolViolation("undecodable msgpack data") from None  # pragma: no cover - raised above
-            size = unpacker.tell() - self._held_at
-            if size > self.max_frame:
-                raise ProtocolViolation(f"frame of {size} bytes, larger than {self.max_frame}",
-                                        kind=FaultKind.OVERSIZED)
-            if size == len(held):  # the usual read: one whole frame, copied once
-                frame = bytes(held)
-                held.clear()
-            else:
-                frame = bytes(held[:size])
-                del held[:size]
-            self._held_at += size
-            frames.append(self._split(frame))
-            self.sizes.append(size)
-        if len(held) > self.max_frame:  # what is left is one frame, begun and already too large
-            raise ProtocolViolation(f"frame larger than {self.max_frame} bytes", kind=FaultKind.OVERSIZED)
-
-    def _split(self, frame: bytes) -> dict[str, Any]:
-        """A frame decoded but for the value of ``defer``, which becomes a :class:`Deferred` of its bytes."""
-        unpacker = self._splitter  # one for every frame: each is read to its end, and a failed one replaced
-        if unpacker is None:
-            unpacker = self._splitter = msgpack.Unpacker(**self._limits)
-        unpacker.feed(frame)
-        start = unpacker.tell()
-        message: dict[str, Any] = {}
-        try:
-            for _ in range(unpacker.read_map_header()):
-                key = unpacker.unpack()
-                if key == self.defer:
-                    at = unpacker.tell() - start
-                    unpacker.skip()
-                    message[key] = Deferred(frame[at:unpacker.tell() - start], self.max_frame, MAX_DEPTH - 1)
-                else:
-                    message[key] = unpacker.unpack()
-        except Exception:  # noqa: BLE001 - not a map, or bad data in it: decoded whole, for the fault it is
-            self._splitter = None
-            return self._decode_whole(frame)
-        if too_deep(message):
-            raise _too_deep()
-        return message
-
-    def _decode_whole(self, data: bytes) -> dict[str, Any]:
-        """``data``, one frame, decoded as without ``defer`` (so its faults are worded alike)."""
-        frames = FrameDecoder(self.max_frame).feed(data)
-        if len(frames) != 1:  # pragma: no cover - the data was one frame to skip(); decoding it raised
-            raise ProtocolViolation("undecodable msgpack data")
-        return frames[0]
 
     def _drain(self, frames: list[dict[str, Any]]) -> None:
         unpacker = self._unpacker
@@ -247,31 +180,6 @@ class FrameDecoder:
                 raise ProtocolViolation(f"expected a msgpack map, got {_describe(obj)}")
             frames.append(obj)
             self.sizes.append(size)
-
-
-class Deferred:
-    """A value of a frame kept as its msgpack bytes (:class:`FrameDecoder` with ``defer``), decoded when asked for
-    under the bounds of the frame it came in: ``max_frame`` and its place in the frame's nesting (``depth`` levels
-    may remain)."""
-
-    __slots__ = ("data", "_max_frame", "_depth")
-
-    def __init__(self, data: bytes, max_frame: int, depth: int) -> None:
-        self.data = data
-        self._max_frame = max_frame
-        self._depth = depth
-
-    def decode(self) -> Any:
-        """The value, a new one at each call; :class:`ProtocolViolation` if it is not msgpack or nests too deep."""
-        try:
-            value = msgpack.unpackb(self.data, **_limits(self._max_frame))
-        except msgpack.StackError:
-            raise _too_deep() from None
-        except Exception as exc:  # noqa: BLE001 - msgpack raises a few unrelated types on bad input
-            raise ProtocolViolation(f"undecodable msgpack data ({str(exc) or type(exc).__name__})") from exc
-        if too_deep(value, self._depth):
-            raise _too_deep()
-        return value
 
 
 def answers(reply: Mapping[str, Any], rid: int) -> bool:

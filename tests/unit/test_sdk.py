@@ -18,6 +18,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import msgpack
 import pytest
 
 from protocol import sdk
@@ -388,36 +389,29 @@ def test_bot_that_reads_only_one_action_parses_only_that_one(peers: Any, parse_c
     assert parse_calls == [texts[0]]
 
 
-class Blind(BotBase):
-    """Never looks at its observation (as ``random`` does)."""
-
-    name = "blind"
-
-    def act(self, decision: Decision) -> Action:
-        return decision.legal[0]
-
-
 def request_with_broken_observation(id: int) -> bytes:
-    """A request whose observation is a string of invalid UTF-8: fine to skip, undecodable when read."""
+    """A request whose observation is a string of invalid UTF-8."""
     good = pack({"type": "request", "id": id, "observation": "xx", "legal": ["take"], "deadline_ms": 1000})
     return good.replace(b"\xa2xx", b"\xa2\xff\xfe")
 
 
-def test_a_bot_that_never_reads_its_observation_never_decodes_it(peers: Any) -> None:
-    peer = peers(Blind())
+def test_a_frame_from_the_referee_that_is_not_a_map_is_a_protocol_violation(peers: Any) -> None:
+    peer = peers(Recorder())
     peer.handshake()
-    peer.send(NEW_GAME)
-    peer.send_raw(request_with_broken_observation(5))
-    assert peer.receive() == {"type": "action", "id": 5, "action": "take"}
+    peer.send_raw(msgpack.packb(7))
+    peer.thread.join(WAIT)
+    error = peer.outcome.get("error")
+    assert isinstance(error, ProtocolViolation) and "not a map: int" in str(error)
 
 
-def test_an_observation_is_decoded_and_checked_when_the_bot_reads_it(peers: Any) -> None:
+def test_a_request_the_sdk_cannot_decode_is_a_protocol_violation(peers: Any) -> None:
     peer = peers(Recorder())
     peer.handshake()
     peer.send(NEW_GAME)
     peer.send_raw(request_with_broken_observation(6))
     peer.thread.join(WAIT)
-    assert isinstance(peer.outcome.get("error"), ProtocolViolation)  # as when the whole frame was decoded at once
+    error = peer.outcome.get("error")
+    assert isinstance(error, ProtocolViolation) and "undecodable" in str(error)
 
 
 # ------------------------------------------------------------------------------------------------ the deadline

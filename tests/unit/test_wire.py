@@ -7,7 +7,6 @@ msgpack map, not only what ``msgpack.packb`` would produce.
 from __future__ import annotations
 
 import struct
-from functools import partial
 from typing import Any
 
 import msgpack
@@ -18,7 +17,6 @@ from protocol.wire import (
     MAX_DEPTH,
     MAX_FRAME,
     PROTOCOL_VERSIONS,
-    Deferred,
     FrameDecoder,
     bye,
     game_over,
@@ -31,19 +29,6 @@ from protocol.wire import (
 )
 
 # ------------------------------------------------------------------------------------------------ hand encoding
-
-
-EagerDecoder = FrameDecoder
-
-
-@pytest.fixture(autouse=True, params=[None, "observation"], ids=["eager", "deferring"])
-def decoder_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
-    """Every test here runs twice: with the decoder as the referee uses it (each frame decoded at once) and as the SDK
-    does (deferring a request's ``observation``, which no frame here but the ones of the deferring tests has): the
-    frames, sizes and faults must be the same."""
-    if request.param is not None:
-        monkeypatch.setitem(globals(), "FrameDecoder", partial(EagerDecoder, defer=request.param))
-    return request.param
 
 
 def fixstr(text: str) -> bytes:
@@ -94,12 +79,8 @@ def feed_all(decoder: FrameDecoder, chunks: list[bytes]) -> list[dict[str, Any]]
     return frames
 
 
-def resolved(frame: dict[str, Any]) -> dict[str, Any]:
-    """``frame`` with its deferred values decoded (a deferring decoder's frame as an eager one gives it)."""
-    return {k: v.decode() if isinstance(v, Deferred) else v for k, v in frame.items()}
-
-
 ACTION = {"type": "action", "id": 7, "action": "attack(7T,7K)"}
+OBSERVATION = {"hand": ["7T", "9R"], "trump": "K", "events": [{"type": "attack", "seat": 0, "cards": ["6K"]}]}
 
 # ------------------------------------------------------------------------------------------------ pack
 
@@ -138,7 +119,7 @@ def test_message_builders() -> None:
     assert game_over({"places": [1, 2]}) == {"type": "game_over", "result": {"places": [1, 2]}}
     assert bye() == {"type": "bye"}
     for message in (hello(), bye(), game_over({}), request(id=1, observation={}, legal=[], deadline_ms=1)):
-        assert [resolved(frame) for frame in FrameDecoder().feed(pack(message))] == [message]
+        assert FrameDecoder().feed(pack(message)) == [message]
 
 
 # ------------------------------------------------------------------------------------------------ splitting
@@ -449,69 +430,6 @@ def test_decoder_reports_the_size_of_each_frame() -> None:
     assert decoder.feed(two[10:] + one) == [{"type": "b", "x": "y" * 300}, {"type": "a"}]
     assert decoder.sizes == [len(two), len(one)]
     assert decoder.feed(b"") == [] and decoder.sizes == []
-
-
-# ------------------------------------------------------------------------------------------------ deferring (the SDK)
-
-OBSERVATION = {"hand": ["7T", "9R"], "trump": "K", "events": [{"type": "attack", "seat": 0, "cards": ["6K"]}]}
-REQUEST = request(id=3, observation=OBSERVATION, legal=["take", "defend(6K,9R)"], deadline_ms=1000)
-
-
-def test_a_deferred_observation_decodes_to_what_the_frame_held() -> None:
-    decoder = EagerDecoder(defer="observation")
-    frames = feed_all(decoder, [bytes([b]) for b in pack(REQUEST) + pack(ACTION)])
-    assert decoder.sizes == [len(pack(ACTION))]  # of the last feed: the action's last byte
-    request_frame, action_frame = frames
-    assert action_frame == ACTION
-    deferred = request_frame["observation"]
-    assert isinstance(deferred, Deferred)
-    assert {k: v for k, v in request_frame.items() if k != "observation"} == {
-        k: v for k, v in REQUEST.items() if k != "observation"}
-    first, again = deferred.decode(), deferred.decode()
-    assert first == again == OBSERVATION and first is not again  # a fresh value each time: the caller may keep it
-
-
-def test_a_deferred_value_at_the_nesting_limit_decodes() -> None:
-    observation: Any = []
-    for _ in range(MAX_DEPTH - 2):  # the frame is level 1, the observation 2: MAX_DEPTH levels in all
-        observation = [observation]
-    frame = EagerDecoder(defer="observation").feed(pack({"type": "request", "observation": observation}))[0]
-    assert frame["observation"].decode() == observation
-
-
-def test_a_deferred_value_nested_too_deep_is_malformed_when_decoded() -> None:
-    observation: Any = []
-    for _ in range(MAX_DEPTH - 1):
-        observation = [observation]
-    frame = EagerDecoder(defer="observation").feed(pack({"type": "request", "observation": observation}))[0]
-    with pytest.raises(ProtocolViolation, match=f"more than {MAX_DEPTH} deep") as error:
-        frame["observation"].decode()
-    assert error.value.kind == "malformed"
-    with pytest.raises(ProtocolViolation, match=f"more than {MAX_DEPTH} deep"):  # the eager decoder agrees
-        EagerDecoder().feed(pack({"type": "request", "observation": observation}))
-
-
-def test_a_deferred_value_with_invalid_utf8_is_malformed_when_decoded() -> None:
-    data = fixmap([(fixstr("type"), fixstr("request")), (fixstr("observation"), b"\xa2\xff\xfe")])
-    frame = EagerDecoder(defer="observation").feed(data)[0]
-    assert frame["type"] == "request"
-    with pytest.raises(ProtocolViolation, match="undecodable") as error:
-        frame["observation"].decode()
-    assert error.value.kind == "malformed"
-
-
-def test_deferring_leaves_the_rest_of_the_frame_checked() -> None:
-    data = fixmap([(fixstr("type"), b"\xa2\xff\xfe"), (fixstr("observation"), fixstr("x"))])
-    assert_violation("malformed", EagerDecoder(defer="observation"), [data])
-
-
-def test_deferring_decoder_holds_no_more_than_the_frame_it_waits_for() -> None:
-    decoder = EagerDecoder(defer="observation")
-    data = pack(REQUEST)
-    for _ in range(100):
-        assert len(decoder.feed(data + data[:5])) >= 1
-        decoder.feed(data[5:])
-    assert len(decoder._held) == 0  # everything fed was a whole frame, returned
 
 
 @pytest.mark.parametrize("declared", [
