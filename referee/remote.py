@@ -137,7 +137,7 @@ class RemoteBot(BotBase):
 
     def _rejoin(self) -> None:
         """A fresh process joins the current game (observations are whole, C-8): the last one exited (status 0)
-        between games, which may show at new_game's write, at the first request's check, or at its exchange."""
+        between games, which may show at new_game's write or at the first request's exchange."""
         self.start()
         self._send_new_game()
 
@@ -149,11 +149,8 @@ class RemoteBot(BotBase):
     def act(self, decision: Decision) -> str | Answer:
         """The reply's text, legal or not: the game loop resolves it to an action (an illegal one is its fault);
         with the reply's ``debug`` note, if it has one, as an :class:`Answer`."""
-        if not self.alive:
-            self._drop()  # keeps its exit status: a bot that left cleanly between games rejoins (below)
-            if not self._left_cleanly():
-                raise BotCrashed("bot process is gone")
-            self._rejoin()
+        if self.transport is None:  # dropped in this game (a process that died unseen fails its exchange below)
+            raise BotCrashed("bot process is gone")
         self._id += 1
         rid = self._id
         allowed = self.clock.allowed

@@ -98,9 +98,11 @@ class _StderrTail:
                 self._dropped += excess
                 del self._buf[:excess]
 
-    def take(self) -> str:
-        """The captured text since the last call (then cleared)."""
-        self.drain()
+    def take(self, drain: bool = True) -> str:
+        """The captured text since the last call (then cleared); ``drain=False``: without reading the pipe first (it
+        was drained by the poll that brought the bot's answer)."""
+        if drain:
+            self.drain()
         if not self._buf and not self._dropped:
             return ""  # the usual case, once per decision: nothing written
         data, dropped = bytes(self._buf), self._dropped
@@ -155,6 +157,7 @@ class ProcessTransport:
         self.group: BotGroup | None = self.proc.group if isinstance(self.proc, BotProcess) else None
         self._closed = False
         self._eof = False  # discard() read the end of the bot's stdout: the next receive reports it
+        self._drained = False  # has a poll drained stderr since the last request was written? (take_stderr)
         self.bytes_in = 0
         # Started through a launcher (the sandbox's bwrap: popen ran something else around argv)? Its own processes
         # hold the bot's pipes open as long as they live, so a bot that closes its stdout ends nothing: see _holds.
@@ -214,6 +217,7 @@ class ProcessTransport:
         deliberately unusual bytes (``referee check`` splits and joins frames, and sends non-minimal encodings)."""
         if self._closed:
             raise BotCrashed("bot connection is closed")
+        self._drained = False  # what the bot writes from now on is news
         if self.wire_log is not None and data is not self._logged:
             self._log_outgoing(data)
         view = memoryview(data)
@@ -328,6 +332,7 @@ class ProcessTransport:
         events = poller.poll(min(seconds * 1000, 2**31 - 1))  # poll() takes a C int of ms
         if not events:
             return None
+        self._drained = poller is self._readable  # stderr, one of its pipes, is drained below if it holds anything
         ready = False
         for fd, _ in events:
             if fd == self._err:
@@ -340,7 +345,10 @@ class ProcessTransport:
         return ready
 
     def take_stderr(self) -> str:
-        return self._stderr.take()
+        # Right after an answer the pipe was drained by the poll that brought it, which saw every byte the bot wrote
+        # on stderr before writing its answer: no second poll, once per decision, for what the bot may write after.
+        drained, self._drained = self._drained, False
+        return self._stderr.take(drain=not drained)
 
     def close(self, grace: float = 0.0) -> int | None:
         """Wait up to ``grace`` seconds for the process to exit, then kill its whole process group."""
