@@ -14,6 +14,10 @@ Measured in one run, on the same machine:
 (b) the referee's wall-clock per decision playing durak (2 seats) against two subprocess ``random`` bots
     (``python -m bots.random``, the Python SDK), everything included: the engine, the observation, building and
     encoding the request, the pipes, the bot's decoding, choice and reply, decoding the reply, applying it;
+(b0) the same games against two bare bots (tests/fixtures/bare_bot.py: bare msgpack, the first legal action): the
+    floor of both sides in the same games, with the same requests and the same company on the core;
+(b1) the referee's work of those decisions without bots or pipes, in this process: the engine, then the observation,
+    then the request built and encoded: what the referee must spend before it writes a byte;
 (c) what pinning can save (issue 15's pinned workers): a 1-byte round trip through a pipe to a process that only
     writes the byte back, both on one core, on two different cores, and unpinned, interleaved, the best of three;
     from it, how much faster (b) can be pinned than unpinned at most;
@@ -53,7 +57,7 @@ from pathlib import Path
 import msgpack
 
 from protocol.bot import Decision
-from protocol.wire import FrameDecoder, pack, request
+from protocol.wire import FrameDecoder, pack, packer, request
 from referee import cgroups
 from referee.games.durak import Durak
 from referee.match import play_game
@@ -67,6 +71,8 @@ ECHO = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "echo.py
 WARM_UP = 2
 #: (a''): answers each request with a short reply (the first legal action), as a bot that decides at once
 ANSWER = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "answer.py")
+#: (b0): a bare msgpack bot that plays the first legal action, as little as a bot can do: the floor in the same games
+BARE = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "bare_bot.py")
 #: the starter kits (docs/SDK.md), each described by its kit.json
 KITS = Path(__file__).resolve().parents[1] / "bots" / "kits"
 
@@ -194,6 +200,43 @@ class Games:
                 self.meter.units += record.decisions
 
 
+class Compute:
+    """(b1): the referee's work of (b)'s decisions without a bot or a pipe, in this process: the engine alone (legal
+    actions, apply), then with each decision's observation built, then with its request built and encoded as well;
+    CPU seconds per decision of each, on the same games (random play, seeds 0, 1, 2…)."""
+
+    STAGES = ("engine", "+ observation", "+ request encoded")
+
+    def __init__(self) -> None:
+        self.cpu = dict.fromkeys(self.STAGES, 0.0)
+        self.decisions = dict.fromkeys(self.STAGES, 0)
+        self.seed = 0
+
+    def run(self, games: int) -> None:
+        import random
+
+        game, encode = Durak(), packer()
+        for depth, stage in enumerate(self.STAGES):
+            started = time.process_time()
+            for seed in range(self.seed, self.seed + games):
+                state, rng, since = game.new_state(2, seed), random.Random(seed), [0, 0]
+                while (seat := state.to_act) is not None:
+                    legal = state.legal_actions()
+                    if depth:
+                        observation = state.observe(seat, since[seat])
+                        since[seat] = state.log_size
+                        if depth > 1:
+                            encode(request(id=seat, observation=observation, legal=[a.text for a in legal],
+                                           deadline_ms=1000))
+                    state._apply(legal[int(rng.random() * len(legal))])
+                    self.decisions[stage] += 1
+            self.cpu[stage] += time.process_time() - started
+        self.seed += games
+
+    def per_decision(self, stage: str) -> float:
+        return self.cpu[stage] / max(self.decisions[stage], 1)
+
+
 def sandboxed_bots(cgroups_mode: str) -> list[RemoteBot]:
     """Two subprocess random bots in the sandbox, their cgroups as ``REFEREE_CGROUPS=cgroups_mode`` makes them."""
     os.environ[cgroups.MODE_ENV] = cgroups_mode
@@ -254,37 +297,40 @@ def program_bots(argv: list[str], cwd: str | None, name: str) -> list[RemoteBot]
 
 
 def measure(games: int, frames: int, rounds: int,
-            others: Sequence[ProgramBot] = ()) -> tuple[Echo, Echo, Echo, Games, list[int], dict[str, Games]]:
+            others: Sequence[ProgramBot] = ()) -> tuple[Echo, Echo, Echo, Games, Games, Compute, list[int],
+                                                        dict[str, Games]]:
     """(a), (a') and (b), and (e) for each of ``others``, in ``rounds`` interleaved rounds, so that each sees the same
     machine (others' work on a shared machine comes and goes: measured one after the other, a ratio would compare
     two different loads)."""
     echo = ProcessTransport([sys.executable, ECHO])
     answer = ProcessTransport([sys.executable, ANSWER])
     bots = program_bots([sys.executable, "-m", "bots.random"], None, "random")
+    bare = program_bots([sys.executable, BARE], None, "bare")
     extra = {name: program_bots(argv, cwd, name) for name, argv, cwd in others}
-    everyone = bots + [b for pair in extra.values() for b in pair]
+    everyone = bots + bare + [b for pair in extra.values() for b in pair]
     try:
         for b in everyone:  # started outside the timed loop: process start-up is not a decision's cost
             b.start()
         raw, checked, played = Echo(echo, bare_decoder()), Echo(echo, FrameDecoder(1 << 20).feed), Games(bots)
-        short = Echo(answer, bare_decoder())
+        short, floor, compute = Echo(answer, bare_decoder()), Games(bare), Compute()
         compared = {name: Games(pair) for name, pair in extra.items()}
-        for run in (played, *compared.values()):  # warm-up, not counted: a JIT (Java, node) compiles the bot's loop
+        for run in (played, floor, *compared.values()):  # warm-up, not counted: a JIT (Java, node) compiles a loop
             run.run(WARM_UP)
             run.meter, run.counted_from = Meter(run.meter.pids), run.seed
         for i in range(rounds):
             raw.run(frames // rounds)
             checked.run(frames // rounds)
             short.run(frames // rounds)
-            for run in (played, *compared.values()):
+            for run in (played, floor, *compared.values()):
                 run.run(games // rounds + (i < games % rounds))
+            compute.run(games // rounds + (i < games % rounds))
         starts = [b.starts for b in bots]
     finally:
         echo.close()
         answer.close()
         for b in everyone:
             b.close()
-    return raw, checked, short, played, starts, compared
+    return raw, checked, short, played, floor, compute, starts, compared
 
 
 #: (c)'s other side: writes back each byte it reads, one read and one write per round trip, nothing else
@@ -350,8 +396,8 @@ def main() -> None:
     args = parser.parse_args()
     others = [bot for kit in args.kit for bot in kit_bots(kit)]
     others += [(os.path.basename(shlex.split(cmd)[-1]), shlex.split(cmd), None) for cmd in args.bot_argv]
-    raw_echo, checked_echo, short_echo, played, starts, compared = measure(args.games, args.echo,
-                                                                           max(1, args.rounds), others)
+    raw_echo, checked_echo, short_echo, played, floor, compute, starts, compared = measure(
+        args.games, args.echo, max(1, args.rounds), others)
     (raw, raw_own, raw_other), (checked, checked_own, checked_other) = raw_echo.meter.per_unit(), \
         checked_echo.meter.per_unit()
     (per_decision, referee, bots), decisions = played.meter.per_unit(), played.meter.units
@@ -378,6 +424,20 @@ def main() -> None:
         print(f"issue 39, by CPU against what the answering process spends on the frame: the referee "
               f"{referee / short_other:.2f} (target ≤ 1.3), the bot side (one bot a decision) {bots / short_other:.2f} "
               f"(target ≤ 1.2)")
+    _, floor_referee, floor_bots = floor.meter.per_unit()
+    print(f"(b0) the games of (b) against two bare bots (tests/fixtures/bare_bot.py: the first legal action, as little "
+          f"as a bot can do): {_us(floor_referee)} (referee) | {_us(floor_bots)} (both bots) CPU µs a decision")
+    if bots is not None and floor_bots:
+        print(f"     the Python SDK's random bot against the bare bot, in the same games: {bots / floor_bots:.2f}; the "
+              f"referee against the bare bot's side: {referee / floor_bots:.2f}")
+    stages = [compute.per_decision(stage) for stage in Compute.STAGES]
+    print("(b1) the referee's work of (b) without bots or pipes, CPU µs a decision: " + ", ".join(
+        f"{stage} {_us(cost).strip()}" for stage, cost in zip(Compute.STAGES, stages, strict=True)))
+    if short_other:
+        left = _us(1.3 * short_other - stages[-1]).strip()
+        print(f"     {stages[-1] / short_other:.2f} times what the answering process of (a'') spends on a frame, "
+              f"before one byte is written: the referee's 1.3 would leave {left} µs for its pipes, its bounds and its "
+              f"loop (the answering process: {_us(short_other).strip()} µs for its whole frame)")
     print(f"bot processes started for {played.seed} games: {sum(starts)} ({' + '.join(map(str, starts))}, "
           f"one per bot)")
     if compared:

@@ -498,3 +498,18 @@ def test_a_healthy_bot_keeps_one_process_for_many_games(closing: list[Zoo]) -> N
     assert z.bot.version == max(PROTOCOL_VERSIONS) and z.bot.bot_name == "random"
     close(z)
     assert_gone(z)
+
+
+# ------------------------------------------------------------------------------------------------ the floor
+
+
+def test_the_benchmarks_bare_bot_plays_whole_games_without_a_fault(closing: list[Zoo]) -> None:
+    """tests/fixtures/bare_bot.py, benchmarks/protocol_overhead.py's in-game floor, is a bot that plays (C-7: no
+    fault), reused from game to game; were it not, the floor would measure faults and restarts."""
+    bare = Zoo([sys.executable, str(ZOO.parent / "bare_bot.py")], name="bare")
+    closing.append(bare)
+    records = [play_game(Durak(), [bare.bot, HeuristicBot()], seed=SEED + i) for i in range(3)]
+    assert [r.faults for r in records] == [(), (), ()]
+    assert all(r.decisions > 10 for r in records) and bare.bot.starts == 1
+    close(bare)
+    assert_gone(bare)
