@@ -1,15 +1,15 @@
 """``referee tournament verify``: does every stored game follow from its record?
 
-A row of the database holds the game's record (the deal, every action, every fault: in schema 2 compactly, the
-actions as indices into their legal lists) and, in its own columns, what the table is computed from: the seating,
-the places and (schema 2) the number of faults; its result (with the scores) and its faults are the stored ones
-(schema 1: columns of their own). Verifying a row re-plays its record (rebuilt from the row, schema 2) through the
-engine (the fault policy applied to the recorded faults, as when it was played) and
-compares: the schedule's deck seed and seating for the row's key, the record's game, seats, options and policy
-against the tournament's configuration, the replayed result against the record's own and against the row's
-columns. Any difference, or a record that does not replay, names the row. It finds rows changed after they were
-written (a bot that reached the database, a damaged file); it cannot tell a record forged together with its row
-from a real one.
+A row of the database holds the game's record (the deal, every action, every fault: in schema 2 compactly, the actions
+as indices into their legal lists) and, in its own columns, what the table is computed from: the seating, the places and
+(schema 2) the number of faults; its result (with the scores) and its faults are the stored ones (schema 1: columns of
+their own). Verifying a row re-plays its record (rebuilt from the row, schema 2) through the engine (the fault policy
+applied to the recorded faults, as when it was played) and compares: the schedule's deck seed and seating for the row's
+key, the record's game, seats, options and policy against the tournament's configuration, the replayed result against
+the record's own and against the row's columns. A league has no schedule fixed in advance: its rows are held to the game
+their key names by the league's rules (tournaments/league/matchmaker.py). Any difference, or a record that does not
+replay, names the row. It finds rows changed after they were written (a bot that reached the database, a damaged file);
+it cannot tell a record forged together with its row from a real one.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from referee.match import game_result
 from referee.record import record_from_dict, replay
 
 from .config import TournamentConfig
+from .league.roster import is_league
 from .played import claimed
 from .schedule import Scheduled
 from .sprt_plan import SprtPlan, deal_of, is_sprt
@@ -69,7 +70,14 @@ def _short(value: Any, limit: int = 120) -> str:
 
 def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str, Scheduled]:
     """The scheduled games by key: a round robin's whole schedule; an SPRT's deals that have a stored game (its
-    schedule has no end of its own: it stops when the test decides)."""
+    schedule has no end of its own: it stops when the test decides); a league's stored games, each as the league's
+    rules make the game its key names (a league has no schedule fixed in advance: it plays while it is served)."""
+    if is_league(config):
+        from .league.matchmaker import Matchmaker  # only a league's verify needs its rules
+
+        league = TournamentConfig.from_dict(dict(config))
+        rules = Matchmaker(league, game.teams(league.seats), lambda _: None, lambda names: names[0])
+        return {key: job for key in store.done_keys() if (job := rules.scheduled(key)) is not None}
     if is_sprt(config):
         sprt = TournamentConfig.from_dict(dict(config))
         plan = SprtPlan.of(sprt)
@@ -91,7 +99,7 @@ def verify(store: Store, find_game: Callable[[str], Game],
         entrants = list(config["entrants"])
         jobs = _scheduled(store, config, game)
         tournament = TournamentConfig.from_dict(dict(config))
-        claims = store.played()
+        claims = [] if is_league(config) else store.played()  # a league records no runs' claims
         promised = {job.key: job for job in claimed(tournament, game.teams(tournament.seats), claims)}
     except (KeyError, TypeError, ValueError) as exc:
         raise StorageError(f"{store.path} holds a damaged tournament configuration ({type(exc).__name__}: "

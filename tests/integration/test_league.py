@@ -127,9 +127,8 @@ def test_another_host_needs_read_only_or_a_token(tmp_path: Path) -> None:
     finally:
         server.stop()
     assert "open to other machines on 0.0.0.0" in (folder / "serve.log").read_text()  # it warned
-    for command in ("resume", "verify"):
-        done = run_referee("tournament", command, str(folder / "league.db"))
-        assert done.returncode == 2 and "holds a league" in done.stderr, done.stderr
+    done = run_referee("tournament", "resume", str(folder / "league.db"))
+    assert done.returncode == 2 and "holds a league" in done.stderr, done.stderr
     done = run_referee("tournament", "table", str(folder / "league.db"), "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["seed"] is None  # a league's seed is never shown
 
@@ -217,3 +216,20 @@ def test_a_sigkill_mid_play_loses_no_game_and_plays_none_twice(tmp_path: Path) -
     assert begun and all(units[u] == (4 if u.startswith("e") else 2) for u in begun), \
         {u: units[u] for u in begun if units[u] != (4 if u.startswith("e") else 2)}
     assert "Traceback" not in (folder / "serve.log").read_text()
+    _verify(db, len(after))
+
+
+def _verify(db: Path, games: int) -> None:
+    """``tournament verify`` holds every game of a league to the game its key names by the league's rules (the deck
+    seed, the seating) and to its record; a forged seed of a pool game and of an evaluation's game are named."""
+    done = run_referee("tournament", "verify", str(db), "--json")
+    checked = json.loads(done.stdout)
+    assert done.returncode == 0 and checked["ok"] and checked["games"] == checked["scheduled"] == games, done.stdout
+    with sqlite3.connect(db) as con:
+        forged = [con.execute("SELECT key FROM games WHERE key LIKE ? LIMIT 1", (f"{kind}%",)).fetchone()[0]
+                  for kind in ("p", "e")]
+        con.executemany("UPDATE games SET seed = seed + 1 WHERE key = ?", [(key,) for key in forged])
+    done = run_referee("tournament", "verify", str(db))
+    assert done.returncode == 1 and f"{games} stored games of the league" in done.stdout, done.stdout
+    named = {line.split(":")[0] for line in done.stdout.splitlines() if "the schedule says" in line}
+    assert named == set(forged), done.stdout

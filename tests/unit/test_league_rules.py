@@ -230,3 +230,20 @@ def test_the_leaderboard_from_the_running_tally_is_the_table_of_the_rows() -> No
     whole = build_report(names, rows)
     counted = report_of(names, Tallies(dict(tally), [faults[name] for name in names]))
     assert counted.rows == whole.rows and counted.games == whole.games == 300
+
+
+def test_every_game_handed_out_is_the_one_its_key_names_by_the_rules() -> None:
+    """What ``tournament verify`` holds a stored league game to (Matchmaker.scheduled): each game handed out, pool or
+    evaluation, is the one its key names in a matchmaker that saw nothing of the run but the stored configuration;
+    keys the rules never make name nothing."""
+    h = Harness(league(["a", "b", "c"], ["cand"]))
+    jobs = h.play(300)
+    assert {j.key[0] for j in jobs} == {"p", "e"}
+    fresh = Matchmaker(h.config, None, lambda _: None, lambda names: names[0])
+    named = {j.key: fresh.scheduled(j.key) for j in jobs}
+    assert all((n.seed, n.seating) == (j.seed, j.seating) for j in jobs if (n := named[j.key]) is not None)
+    assert None not in named.values()
+    past = fresh.evaluations["cand"].plan.max_deals
+    for key in ("x1", "p0.t0-1", "p0.t0-1-2.r0", "p0.t0-0.r0", "p0.t0-7.r0", "p0.t0-1.r9", "e9.d0.c0",
+                "e0.d0.c0", f"e3.d{past}.c0", "e3.d0.c5"):
+        assert fresh.scheduled(key) is None, key

@@ -59,13 +59,13 @@ def verify(
     """Replay every stored game from its record and check that the stored places, scores and faults follow from it.
 
     Names each row that does not (its key and what differs), and each game missing that the run recorded as stored
-    (a deleted row; not those an interrupted run never finished), and exits 1; exits 0 when every row agrees.
+    (a deleted row; not those an interrupted run never finished), and exits 1; exits 0 when every row agrees. A
+    league's database too (its folder's league.db): each game against the game its key names by the league's rules.
     Example: referee tournament verify tournament.db
     """
     registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:  # verify only reads
-        if is_league(store.config()):
-            raise ConfigError(f"{db} holds a league: its games follow no fixed schedule, which verify checks against")
+        league = is_league(store.config())
         checked = verify_store(store, registry.game, Ticker(lambda line: typer.echo(line, err=True)))
     if json_out:
         print_json(checked.to_json())
@@ -73,7 +73,8 @@ def verify(
         for mismatch in checked.mismatches:
             typer.echo(printable(mismatch.line()))  # the stored key and columns may be anything
         plural = "s" if checked.checked != 1 else ""
-        stored = f"{checked.checked} stored game{plural} (of {checked.scheduled} scheduled)"
+        stored = f"{checked.checked} stored game{plural} " + (
+            "of the league" if league else f"(of {checked.scheduled} scheduled)")
         if checked.ok:
             typer.echo(f"{stored}: every one follows from its record")
         else:

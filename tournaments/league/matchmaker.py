@@ -181,6 +181,27 @@ class Matchmaker:
             name = self.config.entrants[int(ev_key.group(1))]
             self.started_deals.setdefault(name, set()).add(int(ev_key.group(3)))
 
+    def scheduled(self, key: str) -> Scheduled | None:
+        """The game ``key`` names by these rules, its deck seed and seating (entrant indices), whenever it was handed
+        out: what ``referee tournament verify`` holds a stored league game to. None for a key they never make: not
+        of the key forms above, a table or an entrant the league does not have, a deal past an evaluation's budget,
+        or an evaluation whose baseline and field were never stored."""
+        entrants = len(self.config.entrants)
+        pool = _POOL_KEY.fullmatch(key)
+        if pool:
+            table = tuple(int(x) for x in pool.group(2).split("-"))
+            if len(table) != self.config.seats or len(set(table)) != len(table) or max(table) >= entrants:
+                return None
+            return next((job for job in self._round(int(pool.group(1)), table) if job.key == key), None)
+        ev_key = _EVAL_KEY.fullmatch(key)
+        if ev_key is None or int(ev_key.group(1)) >= entrants:
+            return None
+        ev = self.evaluations.get(self.config.entrants[int(ev_key.group(1))])
+        deal = int(ev_key.group(3))
+        if ev is None or deal >= ev.plan.max_deals:
+            return None
+        return next((job for job in ev.jobs(deal, 0) if job.key == key), None)
+
     def resume(self) -> None:
         """After the stored games: the missing games of the rounds and deals begun are queued first (a deal of an
         evaluation counts only whole), and each evaluation goes on after the last deal begun."""
