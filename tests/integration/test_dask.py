@@ -42,8 +42,8 @@ CLUSTER = textwrap.dedent(f"""
 """)
 
 #: A program bot (bots.random over the protocol) that notes each start in --log, refuses to start on the module's
-#: workers with --refuse-on-worker, and with --kill-worker-at N MARKER SIGKILLs the process that started it (a
-#: Dask worker) at its N-th game, once (the marker file says it was done).
+#: workers with --refuse-on-worker (anywhere else with --only-on-worker), and with --kill-worker-at N MARKER SIGKILLs
+#: the process that started it (a Dask worker) at its N-th game, once (the marker file says it was done).
 BOT = textwrap.dedent(f"""
     import os, signal, sys
     sys.path.insert(0, {str(ROOT)!r})
@@ -56,6 +56,9 @@ BOT = textwrap.dedent(f"""
             log.write(f"{{os.getpid()}}\\n")
     if "--refuse-on-worker" in args and os.environ.get({ON_WORKER!r}):
         sys.stderr.write("not on a worker\\n")
+        sys.exit(3)
+    if "--only-on-worker" in args and not os.environ.get({ON_WORKER!r}):
+        sys.stderr.write("only on a worker\\n")
         sys.exit(3)
 
     class Bot(RandomBot):
@@ -232,3 +235,29 @@ def test_without_distributed_the_dask_executor_says_how_to_install_it(tmp_path: 
     assert done.stderr.strip() == ("referee: error: --executor dask needs dask.distributed, which is not installed: "
                                    "pip install 'referee[dask]' (or pip install '.[dask]' in a checkout)")
 
+
+
+def test_a_league_plays_on_the_cluster_and_every_game_verifies(tmp_path: Path, cluster: str, bot: Path) -> None:
+    """``league serve --executor dask`` (docs/LEAGUE.md): the pool and a candidate's evaluation are played on the
+    cluster's workers (the candidate starts nowhere else), each game stored once, each the game its key names by the
+    league's rules (verify)."""
+    from league_server import LeagueServer, init_league
+
+    folder = tmp_path / "lg"
+    init_league(folder, "--bot", "random", "--bot", "first", "--max-deals", "30", "--elo0", "0", "--elo1", "150")
+    added = run_referee("league", "add", "cand", f"cmd:{sys.executable} {bot} --only-on-worker", "--league",
+                        str(folder), env={**os.environ, ON_WORKER: "1"})  # add's probe may start it here
+    assert added.returncode == 0, added.stderr
+    server = LeagueServer(folder, "--executor", "dask", "--scheduler", cluster)
+    try:
+        state = server.wait(lambda s: int(s["stored"]) >= 100 and s["evaluations"].get("cand", {}).get("games", 0) >= 8)
+        assert not state["errors"], state["errors"]
+        assert state["bots"]["cand"]["faulted"] == 0, state["bots"]["cand"]
+    finally:
+        server.stop()
+    with sqlite3.connect(folder / "league.db") as con:
+        keys = [key for (key,) in con.execute("SELECT key FROM games")]
+    assert len(keys) == len(set(keys)) >= 100 and any(k.startswith("e") for k in keys)
+    done = run_referee("tournament", "verify", str(folder / "league.db"), "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["games"] == len(keys), done.stdout
+    assert "Traceback" not in (folder / "serve.log").read_text()
