@@ -4,8 +4,7 @@ Each example is a byte stream a hostile bot could write: well-formed frames and 
 (hand-encoded, so non-minimal encodings too), arrays and maps nested up to 1,100 deep (msgpack's own stack stops
 at 1,024; Python's repr at about 1,000), headers announcing up to 4 GiB, bytes that are not msgpack, invalid UTF-8,
 truncated and mutated streams, and plain random bytes. Each stream is fed, whole and cut into random pieces, to
-the referee's decoder (``FrameDecoder()``) and to the SDK's (``defer="observation"``, whose deferred values are
-then decoded too). What must hold, for every example:
+the referee's decoder (``FrameDecoder()``). What must hold, for every example:
 
 - ``feed`` returns maps or raises :class:`~protocol.errors.ProtocolViolation` of kind ``malformed`` or
   ``oversized`` with a one-line message; nothing else (no ``RecursionError``, ``TypeError``, ``ValueError`` …);
@@ -37,7 +36,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from protocol.errors import ProtocolViolation
-from protocol.wire import MAX_DEPTH, MAX_FRAME, Deferred, FrameDecoder, answers, hello_problems, too_deep
+from protocol.wire import MAX_DEPTH, MAX_FRAME, FrameDecoder, answers, hello_problems, too_deep
 
 #: The recursion limit each example runs under: Python's default, the referee's (hypothesis raises it while it
 #: runs a test, and repr() of 1,000 nested arrays would then pass).
@@ -225,9 +224,9 @@ def _pieces(data: bytes, sizes: list[int]) -> list[bytes]:
     return pieces
 
 
-def _run(data: bytes, sizes: list[int], defer: str | None) -> tuple[list[dict[str, Any]], str | None]:
+def _run(data: bytes, sizes: list[int]) -> tuple[list[dict[str, Any]], str | None]:
     """Feed ``data`` in pieces of ``sizes`` (the rest whole): the frames, and the kind of the fault if any."""
-    decoder = FrameDecoder(MAX_FRAME, defer=defer)
+    decoder = FrameDecoder(MAX_FRAME)
     got: list[dict[str, Any]] = []
     try:
         for piece in _pieces(data, sizes):
@@ -241,15 +240,8 @@ def _run(data: bytes, sizes: list[int], defer: str | None) -> tuple[list[dict[st
 
 
 def _use(frame: dict[str, Any]) -> None:
-    """What the referee and the SDK do with a frame: it must be safe on anything the decoder returns."""
+    """What the referee does with a frame: it must be safe on anything the decoder returns."""
     assert type(frame) is dict
-    for key, value in list(frame.items()):
-        if isinstance(value, Deferred):
-            try:
-                frame[key] = value.decode()
-            except ProtocolViolation as exc:
-                assert exc.kind == "malformed", exc.kind
-                frame[key] = None
     assert not too_deep(frame, MAX_DEPTH)
     repr(frame)
     hello_problems(frame, (1,))
@@ -258,15 +250,12 @@ def _use(frame: dict[str, Any]) -> None:
 
 def check(data: bytes, sizes: list[int]) -> None:
     """The property, for one stream cut at ``sizes``."""
-    whole, fault = _run(data, [], None)
-    pieces, fault_in_pieces = _run(data, sizes, None)
+    whole, fault = _run(data, [])
+    pieces, fault_in_pieces = _run(data, sizes)
     assert (fault is None) == (fault_in_pieces is None), (fault, fault_in_pieces)
     if fault is None:
         assert repr(pieces) == repr(whole)  # (NaN is not NaN)
     for frame in pieces:
-        _use(frame)
-    deferred, _ = _run(data, sizes, "observation")
-    for frame in deferred:
         _use(frame)
     OUTCOMES[fault or ("frames" if whole else "nothing yet")] += 1
 

@@ -1,5 +1,5 @@
 """A seeded slice of benchmarks/fuzz_decoder.py (issue 33): hostile byte streams, whole and in pieces, through the
-referee's and the SDK's frame decoders raise nothing but typed faults. The benchmark runs 100,000 examples and more;
+referee's frame decoder raise nothing but typed faults. The benchmark runs 100,000 examples and more;
 this runs a few hundred, and the ``deep`` test (``-m deep``) a few thousand, the same ones every time (a fixed seed,
 no example database)."""
 
