@@ -14,7 +14,7 @@ from protocol.faults import Fault
 from referee.errors import RecordError, StorageError
 from referee.results import GameResult
 
-__all__ = ["Columns", "faults_of", "result_of", "translate"]
+__all__ = ["Columns", "faults_of", "json_columns", "result_of", "translate"]
 
 
 def translate(path: Path, exc: sqlite3.Error, *, reading: bool = False) -> StorageError:
@@ -29,6 +29,18 @@ def translate(path: Path, exc: sqlite3.Error, *, reading: bool = False) -> Stora
     if "not a database" in text:
         return StorageError(f"{path} is not a tournament database (not SQLite)")
     return StorageError(f"database {path}: {text}")
+
+
+def json_columns(texts: dict[str, Any]) -> dict[str, Any] | str:
+    """Columns stored as JSON text, by name, decoded; or the line that names the first that is not JSON (``verify``
+    and ``games`` show it for the row)."""
+    columns = {}
+    for name, text in texts.items():
+        try:
+            columns[name] = json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            return f"column {name} is not JSON"
+    return columns
 
 
 def faults_of(value: Any, seats: int) -> tuple[Fault, ...] | None:

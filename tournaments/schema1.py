@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from referee.errors import StorageError
 
-from .columns import Columns, faults_of, result_of, translate
+from .columns import Columns, faults_of, json_columns, result_of, translate
 from .rows import GameRow, StoredGame
 
 __all__ = ["OldRow", "Schema1", "is_schema1"]
@@ -130,14 +130,7 @@ class Schema1:
             rows = self.db.execute("SELECT key, seed, seating, places, result, faults, decisions, record "
                                    "FROM games ORDER BY seq")
             for key, seed, seating, places, result, faults, decisions, record in rows:
-                columns: dict[str, Any] | str = {}
-                assert isinstance(columns, dict)
-                for name, text in (("seating", seating), ("places", places), ("result", result), ("faults", faults)):
-                    try:
-                        columns[name] = json.loads(text)
-                    except (TypeError, ValueError, RecursionError):
-                        columns = f"column {name} is not JSON"
-                        break
+                columns = json_columns({"seating": seating, "places": places, "result": result, "faults": faults})
                 try:
                     data: dict[str, Any] | str = json.loads(record)
                 except (TypeError, ValueError, RecursionError):

@@ -26,7 +26,7 @@ from protocol.faults import Fault
 from referee.engine import Game, State
 from referee.errors import ConfigError, RefereeError, StorageError, StoreChanged, StoreLocked
 
-from .columns import Columns, faults_of, translate
+from .columns import Columns, faults_of, json_columns, translate
 from .migrations import migrate
 from .played import META_KEY as PLAYED
 from .played import Claims, merge, parse
@@ -457,12 +457,10 @@ class Store:
 
     def _stored(self, key: Any, seed: Any, seating: Any, places: Any, faults: Any, decisions: Any, body: Any,
                  game: Game) -> StoredGame:
-        columns: dict[str, Any] = {"faults": faults}
-        for name, text in (("seating", seating), ("places", places)):
-            try:
-                columns[name] = json.loads(text)
-            except (TypeError, ValueError, RecursionError):
-                return StoredGame(key, seed, f"column {name} is not JSON", decisions, "")
+        decoded = json_columns({"seating": seating, "places": places})
+        if isinstance(decoded, str):
+            return StoredGame(key, seed, decoded, decisions, "")
+        columns: dict[str, Any] = {"faults": faults, **decoded}
         names, placed = columns["seating"], columns["places"]
         try:
             deck = int(seed)
