@@ -8,17 +8,20 @@ Elo difference. A scenario's distribution of paired scores is measured once on 6
 numbers, so the expected score rises with the skill), and the tests draw their deals from it, independently.
 
 **The tests.** For each scenario, each (elo0, elo1) and each true difference, ``--tests`` complete SPRTs run until
-they decide; the table prints the realised alpha (the share that accepted H1 at elo0) and beta (H0 at elo1) and
+they decide; the first table prints the realised alpha (the share that accepted H1 at elo0) and beta (H0 at elo1) and
 the mean deals to a decision (ASN) of three tests on the same kind of streams: tournaments/sprt.py's (the
 multinomial LLR, Wald's bounds moved in by the expected overshoot), the "exact" one (the same LLR against Wald's
 bounds: fastchess's and fishtest's GSPRT) and the one before issue 34 (the normal approximation with a variance
 prior of one deal at ¼; ``--no-before`` skips it). With 2,000 tests a realised rate of 0.05 is measured to ± 0.01
-(95 %). The figures, before and after each change of the test, are in docs/benchmarks/sprt_oc.md;
+(95 %). The second table is the operating characteristic: at true differences beyond H0 (by the hypotheses'
+width), at H0, between, at H1 and beyond H1, the share of tests that accepted H1 and the ASN, this test against the
+exact one. The figures, before and after each change of the test, are in docs/benchmarks/sprt_oc.md;
 benchmarks/sprt_calibration.py shows which bounds would hold the error rates at the wide hypotheses, and why
 overshoot corrections do not reach them.
 
-    python benchmarks/sprt_oc.py                       # the whole grid (about half an hour on 2 cores)
+    python benchmarks/sprt_oc.py                       # the whole grid (about an hour and a half on one core)
     python benchmarks/sprt_oc.py --scenario "2 seats" --hyp 0,100 --tests 2000
+    python benchmarks/sprt_oc.py --part oc --tests 1000  # only the operating characteristic over the truths
 """
 
 from __future__ import annotations
@@ -61,7 +64,14 @@ SCENARIOS = [
     Scenario("6 seats", 6),
     Scenario("team (4 seats)", 4, teams=True),
 ]
-GRID = [(0.0, 5.0), (0.0, 100.0), (0.0, 200.0), (300.0, 350.0), (-400.0, -300.0)]
+GRID = [(0.0, 5.0), (0.0, 20.0), (0.0, 100.0), (0.0, 200.0), (300.0, 350.0), (-400.0, -300.0)]
+
+
+def truths(elo0: float, elo1: float) -> list[float]:
+    """The true differences of the operating characteristic: beyond H0 (by the hypotheses' width), at H0, between
+    the two, at H1 and beyond H1."""
+    width = elo1 - elo0
+    return [elo0 - width, elo0, (elo0 + elo1) / 2, elo1, elo1 + width]
 
 
 def _places(perf: np.ndarray, teams: bool) -> np.ndarray:
@@ -152,6 +162,28 @@ def simulate(probs: np.ndarray, settings: SprtSettings, tests: int, rng: np.rand
     return float(accepted.mean()), float(deals.mean()), len(active) / tests
 
 
+def characteristic(scenarios: list[Scenario], grid: list[tuple[float, float]], settings_of, tests: int,
+                   rng: np.random.Generator) -> list[list[str]]:
+    """One row per scenario and hypotheses: at each of :func:`truths`, the share of tests that accepted H1 and the
+    mean deals to a decision, this test against the exact one ("after/exact")."""
+    rows = []
+    for scenario in scenarios:
+        for elo0, elo1 in grid:
+            settings = settings_of(elo0, elo1)
+            row = [scenario.name, f"({elo0:g}, {elo1:g})"]
+            for truth in truths(elo0, elo1):
+                probs = distribution(scenario, truth)
+                if probs is None:
+                    row.append(f"{truth:g}: unreachable")
+                    continue
+                (h1, asn, _), (h1x, asnx, _) = (simulate(probs, settings, tests, rng, test=test)
+                                                for test in ("after", "exact"))
+                row.append(f"{truth:g}: {h1:.3f}/{h1x:.3f}, {asn:.0f}/{asnx:.0f}")
+            rows.append(row)
+            print(tabulate([row], tablefmt="plain"), flush=True, file=sys.stderr)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", type=int, default=2000, help="complete tests per point (default 2000)")
@@ -160,11 +192,30 @@ def main() -> None:
     parser.add_argument("--model", choices=[m.value for m in Model], default="logistic")
     parser.add_argument("--before", action=argparse.BooleanOptionalAction, default=True,
                         help="also the test before issue 34 (default: yes)")
+    parser.add_argument("--part", choices=["errors", "oc", "both"], default="both",
+                        help="errors: alpha and beta at the hypotheses; oc: the share accepting H1 at truths beyond, "
+                             "at and between them (default: both)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     scenarios = [s for s in SCENARIOS if not args.scenario or s.name in args.scenario]
     grid = [tuple(float(x) for x in h.split(",")) for h in args.hyp] if args.hyp else GRID
     rng = np.random.default_rng(args.seed)
+    started = time.perf_counter()
+    if args.part != "oc":
+        errors(scenarios, grid, args, rng)
+    if args.part != "errors":
+        rows = characteristic(scenarios, grid, lambda e0, e1: SprtSettings(e0, e1, model=Model(args.model)),
+                              args.tests, rng)
+        print(f"\noperating characteristic: at each true Elo difference, the share of tests accepting H1 and the "
+              f"mean deals to a decision, this test/the exact one; {args.tests} tests per point; model {args.model}; "
+              f"{time.perf_counter() - started:.0f} s")
+        print(tabulate(rows, headers=["scenario", "(elo0, elo1)", "beyond H0", "at H0", "between", "at H1",
+                                      "beyond H1"], tablefmt="github"))
+
+
+def errors(scenarios: list[Scenario], grid: list[tuple[float, float]], args: argparse.Namespace,
+           rng: np.random.Generator) -> None:
+    """The table of realised alpha and beta, with their ASN, of the three tests."""
     rows = []
     started = time.perf_counter()
     for scenario in scenarios:
