@@ -330,9 +330,11 @@ class ProcessTransport:
         """Wait on ``poller``: True when the awaited pipe is ready, False when only stderr had data (drained
         here; the caller checks its deadline and waits again), None on time-out."""
         events = poller.poll(min(seconds * 1000, 2**31 - 1))  # poll() takes a C int of ms
+        # stderr, one of the readable poller's pipes, is drained below if it holds anything; a poll that timed out
+        # drained nothing, and what came since is read by the next take_stderr
+        self._drained = bool(events) and poller is self._readable
         if not events:
             return None
-        self._drained = poller is self._readable  # stderr, one of its pipes, is drained below if it holds anything
         ready = False
         for fd, _ in events:
             if fd == self._err:

@@ -261,6 +261,35 @@ def test_a_bot_writing_megabytes_to_stderr_before_its_answer_is_not_deadlocked(s
     assert text.startswith(f"[… {(1 << 20) - STDERR_CAP} earlier bytes dropped]\n") and text.endswith("e" * 100)
 
 
+def test_what_a_bot_writes_on_stderr_before_each_answer_is_taken_with_that_answer(start: Any) -> None:
+    """take_stderr after an answer reads no pipe (the poll that brought the answer drained stderr): each take still has
+    exactly what the bot wrote before that answer, never a later request's (said per decision, RECORDS.md)."""
+    t = start(script("u = msgpack.Unpacker()\n"
+                     "while data := os.read(0, 65536):\n"
+                     "    u.feed(data)\n"
+                     "    for m in u:\n"
+                     "        os.write(2, f'thinking {m[\"n\"]}\\n'.encode() * m['n'])\n"
+                     "        put({'n': m['n']})\n"))
+    for n in range(1, 60):
+        t.send({"n": n}, soon())
+        assert t.receive(soon()) == {"n": n}
+        assert t.take_stderr() == f"thinking {n}\n" * n
+
+
+def test_stderr_written_after_a_time_out_is_taken_at_the_next_take(start: Any) -> None:
+    """A request that timed out: the last poll drained nothing, so the take reads the pipe itself."""
+    t = start(script("os.read(0, 65536); time.sleep(0.3); os.write(2, b'late\\n'); time.sleep(30)"))
+    t.send({"n": 1}, soon())
+    with pytest.raises(BotTimeout):
+        t.receive(time.monotonic() + 0.05)
+    deadline = soon()
+    text = ""
+    while "late" not in text and time.monotonic() < deadline:
+        time.sleep(0.05)
+        text += t.take_stderr()
+    assert text == "late\n"
+
+
 def test_stderr_written_before_an_exit_is_kept_after_close(start: Any) -> None:
     t = start([PY, "-c", "import sys; sys.stderr.write('last words'); sys.exit(1)"])
     with pytest.raises(BotCrashed):
