@@ -277,6 +277,8 @@ class ProcessTransport:
             else:
                 ready = self._wait(self._readable, left) if left > 0 else None
             if ready is None:
+                if self.proc.poll() is not None:  # gone, its pipes held open by a process it started: not a timeout
+                    raise self._crashed("exited")
                 raise BotTimeout("no answer before the deadline")
             if not ready:
                 continue

@@ -242,6 +242,19 @@ def test_crash_mid_game_then_a_new_process_next_game(closing: list[Zoo]) -> None
     assert_gone(z)
 
 
+def test_a_bot_that_exits_leaving_a_child_on_its_pipes_is_a_crash_not_a_stall(closing: list[Zoo]) -> None:
+    """Its pipes stay open (the child holds them), so its end shows at no read or write: the request after its last
+    answer times out, and then the referee finds the process gone: a crash (C-7), not timeouts ending in a stall."""
+    z = zoo("exit_leaving_a_child.py", "3")
+    closing.append(z)
+    record = play(z.bot)
+    decisions = zoo_decisions(record)
+    assert kinds(record) == ["crash"], record.faults
+    assert record.faults[0].decision == decisions[3] and "exited (exit code 1)" in record.faults[0].message
+    close(z)
+    assert_gone(z)
+
+
 def test_exit_at_the_end_of_each_game_is_no_fault_and_restarts(closing: list[Zoo]) -> None:
     z = zoo("exit_after_game.py")
     closing.append(z)
