@@ -77,7 +77,7 @@ def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str,
 
         league = TournamentConfig.from_dict(dict(config))
         rules = Matchmaker(league, game.teams(league.seats), lambda _: None, lambda names: names[0])
-        return {key: job for key in store.done_keys() if (job := rules.scheduled(key)) is not None}
+        return rules.named(list(store.done_keys()))
     if is_sprt(config):
         sprt = TournamentConfig.from_dict(dict(config))
         plan = SprtPlan.of(sprt)

@@ -244,6 +244,11 @@ def test_every_game_handed_out_is_the_one_its_key_names_by_the_rules() -> None:
     assert all((n.seed, n.seating) == (j.seed, j.seating) for j in jobs if (n := named[j.key]) is not None)
     assert None not in named.values()
     past = fresh.evaluations["cand"].plan.max_deals
-    for key in ("x1", "p0.t0-1", "p0.t0-1-2.r0", "p0.t0-0.r0", "p0.t0-7.r0", "p0.t0-1.r9", "e9.d0.c0",
+    for key in ("x1", "p0.t0-1", "p0.t0-1-2.r0", "p0.t0-0.r0", "p0.t1-0.r0", "p0.t0-7.r0", "p0.t0-1.r9", "e9.d0.c0",
                 "e0.d0.c0", f"e3.d{past}.c0", "e3.d0.c5"):
         assert fresh.scheduled(key) is None, key
+    stored = [j.key for j in jobs]
+    assert fresh.named(stored) == named  # every stored key names its game …
+    round0 = [k for k in stored if k.startswith("p0.")]
+    other_table = round0[0].replace(round0[0].split(".")[1], "t0-2" if ".t0-1." in round0[0] else "t0-1")
+    assert not set(fresh.named([*stored, other_table])) & {*round0, other_table}  # … but a round at two tables

@@ -190,8 +190,8 @@ class Matchmaker:
         pool = _POOL_KEY.fullmatch(key)
         if pool:
             table = tuple(int(x) for x in pool.group(2).split("-"))
-            if len(table) != self.config.seats or len(set(table)) != len(table) or max(table) >= entrants:
-                return None
+            if len(table) != self.config.seats or table != tuple(sorted(set(table))) or max(table) >= entrants:
+                return None  # a table is K different entrants, in order (_pool_table)
             return next((job for job in self._round(int(pool.group(1)), table) if job.key == key), None)
         ev_key = _EVAL_KEY.fullmatch(key)
         if ev_key is None or int(ev_key.group(1)) >= entrants:
@@ -201,6 +201,20 @@ class Matchmaker:
         if ev is None or deal >= ev.plan.max_deals:
             return None
         return next((job for job in ev.jobs(deal, 0) if job.key == key), None)
+
+    def named(self, keys: Iterable[str]) -> dict[str, Scheduled]:
+        """Stored keys, each as the game :meth:`scheduled` says it names; left out: a key the rules never make, and
+        every key of a pool round stored at more than one table (a round is played at one table)."""
+        tables: dict[str, set[str]] = {}
+        for key in keys:
+            if pool := _POOL_KEY.fullmatch(key):
+                tables.setdefault(pool.group(1), set()).add(pool.group(2))
+        named = {}
+        for key in keys:
+            pool = _POOL_KEY.fullmatch(key)
+            if (pool is None or len(tables[pool.group(1)]) == 1) and (job := self.scheduled(key)) is not None:
+                named[key] = job
+        return named
 
     def resume(self) -> None:
         """After the stored games: the missing games of the rounds and deals begun are queued first (a deal of an
