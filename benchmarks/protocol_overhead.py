@@ -16,8 +16,9 @@ Measured in one run, on the same machine:
     encoding the request, the pipes, the bot's decoding, choice and reply, decoding the reply, applying it;
 (b0) the same games against two bare bots (tests/fixtures/bare_bot.py: bare msgpack, the first legal action): the
     floor of both sides in the same games, with the same requests and the same company on the core;
-(b1) the referee's work of those decisions without bots or pipes, in this process: the engine, then the observation,
-    then the request built and encoded: what the referee must spend before it writes a byte;
+(b1) the referee's work of as many decisions without bots or pipes, in this process, on the same deals played at
+    random: the engine, then the observation, then the request built and encoded: what the referee must spend
+    before it writes a byte;
 (c) what pinning can save (issue 15's pinned workers): a 1-byte round trip through a pipe to a process that only
     writes the byte back, both on one core, on two different cores, and unpinned, interleaved, the best of three;
     from it, how much faster (b) can be pinned than unpinned at most;
@@ -201,9 +202,9 @@ class Games:
 
 
 class Compute:
-    """(b1): the referee's work of (b)'s decisions without a bot or a pipe, in this process: the engine alone (legal
+    """(b1): the referee's work of a decision without a bot or a pipe, in this process: the engine alone (legal
     actions, apply), then with each decision's observation built, then with its request built and encoded as well;
-    CPU seconds per decision of each, on the same games (random play, seeds 0, 1, 2…)."""
+    CPU seconds per decision of each, on (b)'s deals (seeds 0, 1, 2…) played at random."""
 
     STAGES = ("engine", "+ observation", "+ request encoded")
 

@@ -195,8 +195,8 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     levels, deeper than Python can repr.
 
     Walked a level at a time, keeping only the containers of each level; an array or map of scalars alone is passed
-    over without a Python loop. Every frame a bot sends and every request the SDK reads goes through here, so this is
-    on the path of each decision (a durak request: 65 → 13 µs). Only the values of a map are walked: its keys cannot
+    over without a Python loop. Every frame a bot sends goes through here, so this is on the path of each decision
+    (a durak request: 65 → 13 µs). Only the values of a map are walked: its keys cannot
     be arrays or maps (msgpack and JSON both refuse such keys: unhashable, or not a string)."""
     if not isinstance(value, _NESTED):
         return limit < 1

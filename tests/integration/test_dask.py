@@ -236,7 +236,6 @@ def test_without_distributed_the_dask_executor_says_how_to_install_it(tmp_path: 
                                    "pip install 'referee[dask]' (or pip install '.[dask]' in a checkout)")
 
 
-
 def test_a_league_plays_on_the_cluster_and_every_game_verifies(tmp_path: Path, cluster: str, bot: Path) -> None:
     """``league serve --executor dask`` (docs/LEAGUE.md): the pool and a candidate's evaluation are played on the
     cluster's workers (the candidate starts nowhere else), each game stored once, each the game its key names by the
