@@ -76,7 +76,7 @@ def _scheduled(store: Store, config: Mapping[str, Any], game: Game) -> dict[str,
         from .league.matchmaker import Matchmaker  # only a league's verify needs its rules
 
         league = TournamentConfig.from_dict(dict(config))
-        rules = Matchmaker(league, game.teams(league.seats), lambda _: None, lambda names: names[0])
+        rules = Matchmaker.reading(league, game.teams(league.seats))
         return rules.named(list(store.done_keys()))
     if is_sprt(config):
         sprt = TournamentConfig.from_dict(dict(config))

@@ -239,7 +239,7 @@ def test_every_game_handed_out_is_the_one_its_key_names_by_the_rules() -> None:
     h = Harness(league(["a", "b", "c"], ["cand"]))
     jobs = h.play(300)
     assert {j.key[0] for j in jobs} == {"p", "e"}
-    fresh = Matchmaker(h.config, None, lambda _: None, lambda names: names[0])
+    fresh = Matchmaker.reading(h.config, None)
     named = {j.key: fresh.scheduled(j.key) for j in jobs}
     assert all((n.seed, n.seating) == (j.seed, j.seating) for j in jobs if (n := named[j.key]) is not None)
     assert None not in named.values()

@@ -313,7 +313,7 @@ def show(folder: Path = LEAGUE, json_out: bool = typer.Option(False, "--json", h
         config = TournamentConfig.from_dict(store.config())
         roster = roster_of(config)
         teams = registry.game(config.game).teams(config.seats)
-        mm = Matchmaker(config, teams, lambda _: None, lambda names: names[0])
+        mm = Matchmaker.reading(config, teams)
         for game in store.games():
             mm.stored_game(game.seq, game.key, game.seating, game.places, game.faults)
         mm.resume()  # each evaluation's deals handed out so far (nothing is played or stored here)

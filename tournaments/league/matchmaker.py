@@ -127,6 +127,12 @@ class Matchmaker:
         self.started_rounds: dict[int, tuple[int, ...]] = {}
         self.update(config)
 
+    @classmethod
+    def reading(cls, config: TournamentConfig, teams: Pairing | None) -> Matchmaker:
+        """A matchmaker to read the league with (``league show``, ``tournament verify``), not to hand out games: it
+        stores no roster change, and its stand-in for the best-rated benchmark is never asked without next_job."""
+        return cls(config, teams, lambda _: None, lambda names: names[0])
+
     # ------------------------------------------------------------------------------------ the league as stored
 
     def update(self, config: TournamentConfig) -> None:
