@@ -140,9 +140,9 @@ class FaultKind(StrEnum):
     @classmethod
     def parse(cls, word: Any) -> FaultKind:
         """The kind named ``word``; :class:`ParseError` for anything else."""
-        for kind in cls:
-            if kind.value == word:
-                return kind
+        kind = cls._value2member_map_.get(word) if isinstance(word, str) else None  # every stored fault is parsed
+        if kind is not None:
+            return kind  # type: ignore[return-value]
         raise ParseError(f"{word!r:.40} is not a fault kind (one of {', '.join(cls)})")
 
 

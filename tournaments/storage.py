@@ -20,16 +20,13 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol.faults import Fault
 from referee.engine import Game, State
 from referee.errors import ConfigError, RefereeError, StorageError, StoreChanged, StoreLocked
 
 from .columns import Columns, faults_of, json_columns, translate
-from .migrations import migrate
-from .played import META_KEY as PLAYED
-from .played import Claims, merge, parse
 from .rows import (
     SCHEMA_VERSION,
     TABLES,
@@ -43,6 +40,9 @@ from .rows import (
     rebuild,
 )
 from .schema1 import Schema1, is_schema1
+
+if TYPE_CHECKING:
+    from .played import Claims
 
 __all__ = ["Store", "StorageError", "body_faults", "GameRow", "FinishedGame", "RecordTemplate", "StoredGame", "Batch",
            "SCHEMA_VERSION", "decode_body", "encode_body", "pack_body"]
@@ -122,6 +122,8 @@ class Store:
     def _writable(self) -> None:
         """Before the first game is written: an older database is migrated (tournaments/migrations.py)."""
         if self.schema < SCHEMA_VERSION:
+            from .migrations import migrate  # here: reading needs no migration, and most commands only read
+
             migrate(self.db, self.path, self.schema, self.config)
             self.schema, self.old, self._template = SCHEMA_VERSION, None, None
 
@@ -232,6 +234,9 @@ class Store:
                 self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, julianday('now'))",
                                     [g.row() for g in games])
                 if played is not None:
+                    from .played import META_KEY as PLAYED
+                    from .played import merge
+
                     claims = merge(self._played(), played)
                     self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                     (PLAYED, json.dumps(claims, sort_keys=True)))
@@ -239,6 +244,9 @@ class Store:
             raise translate(self.path, exc) from exc
 
     def _played(self) -> Claims:
+        from .played import META_KEY as PLAYED  # here: the rules of play (config, schedule, SPRT) weigh on a read
+        from .played import parse
+
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (PLAYED,)).fetchone()
         return parse(None if row is None else row[0], self.path)
 

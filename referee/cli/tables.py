@@ -13,7 +13,12 @@ from typing import Any
 
 from ..errors import ConfigError
 
-__all__ = ["check_format", "fitted_table", "format_table", "table_formats"]
+__all__ = ["FORMAT_HELP", "check_format", "fitted_table", "format_table", "table_formats"]
+
+#: ``--format``'s help, wherever a command takes one.
+FORMAT_HELP = "Table format: csv, tsv (no padding) or any tabulate format (simple, github, grid, latex, …)."
+#: The default format and this module's own: known without importing tabulate (whose formats the others are).
+_OWN_FORMATS = frozenset({"simple", "csv", "tsv"})
 
 
 def table_formats() -> tuple[str, ...]:
@@ -24,6 +29,8 @@ def table_formats() -> tuple[str, ...]:
 
 
 def check_format(fmt: str) -> None:
+    if fmt in _OWN_FORMATS:
+        return
     formats = table_formats()
     if fmt not in formats:
         raise ConfigError(f"unknown --format {fmt!r} (choose from: {', '.join(formats)})")

@@ -61,12 +61,40 @@ def test_a_play_imports_its_game_alone_and_no_sampler_nor_search() -> None:
     assert {m for m in modules if m.startswith(late)} == set()
 
 
-def test_listing_stored_games_needs_no_numpy(tmp_path: Path) -> None:
-    """The fit and the live ratings (numpy) load with the commands that rate: not for ``tournament games``."""
+#: What reading stored games does not need: the fit and the live ratings (numpy), the migrations (an old database is
+#: read as it is, and migrated before a write), the rules of play (a run's claims), the commands that play; and for
+#: --json, tabulate
+NOT_FOR_READING = ("numpy", "tournaments.migrations", "tournaments.played", "tournaments.config",
+                   "tournaments.cli.common")
+
+
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("played") / "rr.db"
+    done = subprocess.run([sys.executable, "-m", "referee", "tournament", "run", "durak", "-b", "random", "-b",
+                           "first", "--games", "2", "--seed", "1", "-w", "1", "--db", str(db)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+@pytest.mark.parametrize("schema", [1, 2])
+@pytest.mark.parametrize("args", [["--faults"], ["--json"]])
+def test_listing_stored_games_imports_nothing_it_does_not_use(schema: int, args: list[str], tmp_path: Path,
+                                                               played_db: Path) -> None:
     db = tmp_path / "rr.db"
-    shutil.copy(Path(__file__).resolve().parents[1] / "fixtures" / "schema1" / "rr.db", db)
-    modules = imported("tournament", "games", str(db), "--faults")
-    assert "tournaments.storage" in modules and "numpy" not in modules
+    old = Path(__file__).resolve().parents[1] / "fixtures" / "schema1" / "rr.db"
+    shutil.copy(old if schema == 1 else played_db, db)
+    modules = imported("tournament", "games", str(db), *args)
+    assert "tournaments.storage" in modules
+    unused = NOT_FOR_READING + (("tabulate",) if "--json" in args else ())
+    assert {m for m in modules if m.startswith(unused)} == set()
+
+
+def test_printing_a_stored_record_imports_nothing_it_does_not_use(played_db: Path) -> None:
+    modules = imported("tournament", "record", str(played_db), "t0.d0.r0")
+    assert "tournaments.storage" in modules
+    assert {m for m in modules if m.startswith((*NOT_FOR_READING, "tabulate", "tournaments.verify"))} == set()
 
 
 def test_a_value_typer_refuses_is_refused_as_before() -> None:

@@ -41,9 +41,6 @@ def entrant_names(specs: list[str], registry: Registry) -> list[str]:
     return botspec_names([parse_spec(spec, registry) for spec in specs])
 
 
-FORMAT_HELP = "Table format: csv, tsv (no padding) or any tabulate format (simple, github, grid, latex, …)."
-
-
 class _Reporter:
     """A rich progress bar on a terminal, otherwise a plain line every 10% or 10 s (on stderr)."""
 

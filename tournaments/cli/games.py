@@ -12,11 +12,10 @@ from typing import Any, TextIO
 import typer
 
 from protocol.faults import Fault
-from referee.cli.tables import check_format, format_table
+from referee.cli.tables import FORMAT_HELP, check_format, format_table
 from referee.errors import ConfigError
 
 from ..storage import GameRow, Store
-from .common import FORMAT_HELP
 
 __all__ = ["games", "write_aligned", "write_games_json"]
 

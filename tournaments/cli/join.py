@@ -11,7 +11,7 @@ import typer
 from referee.botspec import parse_spec
 from referee.cli.common import cli_registry, warn
 from referee.cli.options import WIRE_LOG
-from referee.cli.tables import check_format
+from referee.cli.tables import FORMAT_HELP, check_format
 from referee.errors import ConfigError
 from referee.plugins import Registry
 from referee.wirelog import WireLog
@@ -25,7 +25,6 @@ from ..storage import Store
 from .common import (
     AFFINITY,
     EXECUTOR,
-    FORMAT_HELP,
     SCHEDULER,
     WORKERS,
     check_programs,

@@ -12,10 +12,7 @@ from referee.errors import ConfigError
 from referee.record import record_from_dict, record_text, write_record
 from referee.terminal import printable
 
-from ..league.roster import is_league
 from ..storage import Store
-from ..verify import Ticker
-from ..verify import verify as verify_store
 
 __all__ = ["record", "verify"]
 
@@ -63,6 +60,10 @@ def verify(
     league's database too (its folder's league.db): each game against the game its key names by the league's rules.
     Example: referee tournament verify tournament.db
     """
+    from ..league.roster import is_league  # here: 'record', the other command of this module, needs neither
+    from ..verify import Ticker
+    from ..verify import verify as verify_store
+
     registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:  # verify only reads
         league = is_league(store.config())

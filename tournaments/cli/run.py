@@ -24,7 +24,7 @@ from referee.cli.options import (
     WIRE_LOG,
     debug_budget,
 )
-from referee.cli.tables import check_format
+from referee.cli.tables import FORMAT_HELP, check_format
 from referee.errors import ConfigError
 from referee.match import check_policy
 from referee.wirelog import WireLog
@@ -37,7 +37,6 @@ from ..storage import Store
 from .common import (
     AFFINITY,
     EXECUTOR,
-    FORMAT_HELP,
     SCHEDULER,
     WORKERS,
     check_programs,

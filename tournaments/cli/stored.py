@@ -11,7 +11,7 @@ from referee.botspec import parse_spec
 from referee.cgroups import describe as protections
 from referee.cli.common import cli_registry
 from referee.cli.options import WIRE_LOG
-from referee.cli.tables import check_format
+from referee.cli.tables import FORMAT_HELP, check_format
 from referee.errors import ConfigError
 from referee.wirelog import WireLog
 
@@ -24,7 +24,6 @@ from ..storage import Store
 from .common import (
     AFFINITY,
     EXECUTOR,
-    FORMAT_HELP,
     SCHEDULER,
     WORKERS,
     check_programs,
