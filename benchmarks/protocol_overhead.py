@@ -19,6 +19,10 @@ Measured in one run, on the same machine:
 (b1) the referee's work of as many decisions without bots or pipes, in this process, on the same deals played at
     random: the engine, then the observation, then the request built and encoded: what the referee must spend
     before it writes a byte;
+(b2) the bot side alone: the frames the referee wrote to both seats in games like (b)'s, replayed by this process to
+    one bot process at a time (a frame written, a request's reply read back, nothing else on the core), the SDK's
+    random bot against the bare bot of (b0), on the very same frames; the bot's CPU from ``os.wait4`` less that of a
+    run that only says hello. What the SDK's code costs, without what three processes on one core cost each other;
 (c) what pinning can save (issue 15's pinned workers): a 1-byte round trip through a pipe to a process that only
     writes the byte back, both on one core, on two different cores, and unpinned, interleaved, the best of three;
     from it, how much faster (b) can be pinned than unpinned at most;
@@ -49,6 +53,7 @@ import argparse
 import json
 import os
 import shlex
+import statistics
 import subprocess
 import sys
 import time
@@ -236,6 +241,73 @@ class Compute:
 
     def per_decision(self, stage: str) -> float:
         return self.cpu[stage] / max(self.decisions[stage], 1)
+
+
+class Recording(ProcessTransport):
+    """A transport that keeps a copy of every frame it writes (for (b2))."""
+
+    def __init__(self, argv: list[str], frames: list[bytes]) -> None:
+        super().__init__(argv)
+        self.frames = frames
+
+    def send(self, message: dict, deadline: float) -> None:
+        self.frames.append(pack(message))
+        super().send(message, deadline)
+
+
+class Alone:
+    """(b2): each bot of ``argvs`` fed the frames two SDK random bots were written in ``games`` durak games (seat 0's,
+    then seat 1's: one hello, then their games), alone, ``passes`` times over in one process, in ``rounds``
+    interleaved rounds; CPU µs per request, the median of the rounds."""
+
+    def __init__(self, games: int) -> None:
+        seats: list[list[bytes]] = [[], []]
+        bots = [RemoteBot(lambda frames=frames: Recording([sys.executable, "-m", "bots.random"], frames),
+                          name="random") for frames in seats]
+        try:
+            for b in bots:
+                b.start()
+            for seed in range(games):
+                play_game(Durak(), bots, seed=seed)
+        finally:
+            for b in bots:
+                b.close()
+        kinds = [[msgpack.unpackb(f)["type"] for f in frames] for frames in seats]
+        self.hello = seats[0][:1]
+        self.frames = [f for frames, types in zip(seats, kinds, strict=True)
+                       for f, kind in zip(frames, types, strict=True) if kind not in ("hello", "bye")]
+        self.answered = [msgpack.unpackb(f)["type"] == "request" for f in self.frames]
+
+    def _run(self, argv: list[str], passes: int) -> tuple[float, int]:
+        """CPU seconds of a bot fed the hello and then the frames ``passes`` times, and the requests it answered."""
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert process.stdin is not None and process.stdout is not None
+        fd_in, fd_out, unpacker, requests = process.stdin.fileno(), process.stdout.fileno(), msgpack.Unpacker(), 0
+        stream = list(zip(self.frames, self.answered, strict=True))
+        for frame, answered in [(f, True) for f in self.hello] + stream * passes:
+            os.write(fd_in, frame)
+            if answered:  # its reply read back before the next frame: one request in flight, as in a game
+                while next(unpacker, None) is None:
+                    unpacker.feed(os.read(fd_out, 65536))
+                requests += 1
+        process.stdin.close()
+        _, status, usage = os.wait4(process.pid, 0)
+        process.stdout.close()
+        if os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"protocol_overhead: {' '.join(argv)} failed in (b2)")
+        return usage.ru_utime + usage.ru_stime, requests - len(self.hello)
+
+    def per_request(self, argvs: dict[str, list[str]], requests: int, rounds: int) -> dict[str, float]:
+        """Each bot's CPU seconds per request, fed about ``requests`` requests a run (the CPU time the kernel
+        reports moves in clock ticks: a run must take many of them)."""
+        passes = max(1, -(-requests // max(1, sum(self.answered))))
+        runs: dict[str, list[float]] = {name: [] for name in argvs}
+        for _ in range(rounds):
+            for name, argv in argvs.items():
+                hello, _ = self._run(argv, 0)
+                used, requests = self._run(argv, passes)
+                runs[name].append((used - hello) / requests)
+        return {name: statistics.median(v) for name, v in runs.items()}
 
 
 def sandboxed_bots(cgroups_mode: str) -> list[RemoteBot]:
@@ -441,6 +513,13 @@ def main() -> None:
               f"loop (the answering process: {_us(short_other).strip()} µs for its whole frame)")
     print(f"bot processes started for {played.seed} games: {sum(starts)} ({' + '.join(map(str, starts))}, "
           f"one per bot)")
+    alone = Alone(max(10, args.games // 10)).per_request(
+        {"sdk": [sys.executable, "-m", "bots.random"], "bare": [sys.executable, BARE]}, requests=40_000,
+        rounds=max(3, args.rounds))
+    print(f"(b2) the bot side alone, the frames of {max(10, args.games // 10)} games replayed to one bot at a time: "
+          f"the SDK's random bot {_us(alone['sdk']).strip()}, the bare bot {_us(alone['bare']).strip()} CPU µs a "
+          f"request: {alone['sdk'] / alone['bare']:.2f}"
+          + (f" (in the games, (b)/(b0) by bot: {bots / floor_bots:.2f})" if bots is not None and floor_bots else ""))
     if compared:
         print_programs(played, compared)
         return
