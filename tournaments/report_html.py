@@ -38,7 +38,7 @@ from .storage import GameRow, Store
 from .tally import Tallies
 
 __all__ = ["COURSE_POINTS", "DEFAULT_REPLAYS", "LISTED", "TIMES_GAMES", "ReportPage", "move_limits", "rating_bars",
-           "report_page", "time_rows", "write_report"]
+           "report_page", "time_banks", "time_rows", "write_report"]
 
 #: Prefixes of the stored games whose table the course chart shows (the last is the whole table).
 COURSE_POINTS = 12
@@ -119,7 +119,7 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     times = store.move_times(TIMES_GAMES, registry.game)  # per entrant, the µs of each asked decision
     return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
-                      replays, chosen, limits, time_rows(config.entrants, times, limits))
+                      replays, chosen, limits, time_rows(config.entrants, times, limits, time_banks(config)))
 
 
 def _listed(r: GameRow, href: str | None) -> dict[str, Any]:
@@ -148,11 +148,23 @@ def _fault_words(r: GameRow) -> list[str]:
 def move_limits(config: TournamentConfig) -> dict[str, int]:
     """Each entrant's move time limit in milliseconds: its SPEC's ``move-time=`` where given, else the
     tournament's (``move_time_ms``)."""
-    limits = {}
+    return _entrant_ms(config, "move-time", config.move_time_ms)
+
+
+def time_banks(config: TournamentConfig) -> dict[str, int]:
+    """Each entrant's time bank in milliseconds (0: none): its SPEC's ``time-bank=`` where given, else the
+    tournament's (``time_bank_ms``). A move may take longer than its limit and spend the bank: no timeout."""
+    return _entrant_ms(config, "time-bank", config.time_bank_ms, least=0)
+
+
+def _entrant_ms(config: TournamentConfig, key: str, default: int, least: int = 1) -> dict[str, int]:
+    """A time setting of each entrant, in ms: its SPEC's ``key=`` where given (a whole number ≥ ``least``), else
+    ``default``."""
+    values = {}
     for name, spec in zip(config.entrants, config.specs, strict=True):
-        value = spec_settings(spec).get("move-time", "")
-        limits[name] = int(value) if value.isascii() and value.isdigit() and int(value) > 0 else config.move_time_ms
-    return limits
+        value = spec_settings(spec).get(key, "")
+        values[name] = int(value) if value.isascii() and value.isdigit() and int(value) >= least else default
+    return values
 
 
 def _percentile(ordered: Sequence[int], share: float) -> int:
@@ -162,10 +174,11 @@ def _percentile(ordered: Sequence[int], share: float) -> int:
 
 
 def time_rows(entrants: Sequence[str], times: Mapping[str, Sequence[int]],
-              limits: Mapping[str, int]) -> list[dict[str, Any]]:
+              limits: Mapping[str, int], banks: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     """Per entrant with times, its time per move: how many, the median, 90 % and 99 % (nearest rank) and the
     longest, in µs, against its limit; ``bar``: those as % of the limit (at most 100, ``over`` when the longest
-    is past it), for the page's bars."""
+    is past it), for the page's bars; ``bank``: its time bank in ms (``banks``; 0 without), which a move past the
+    limit spent."""
     rows = []
     for name in entrants:
         ordered = sorted(times.get(name) or ())
@@ -173,7 +186,7 @@ def time_rows(entrants: Sequence[str], times: Mapping[str, Sequence[int]],
             continue
         limit = limits.get(name)
         marks = [_percentile(ordered, q) for q in PERCENTILES] + [ordered[-1]]
-        row: dict[str, Any] = {"bot": name, "moves": len(ordered), "limit": limit,
+        row: dict[str, Any] = {"bot": name, "moves": len(ordered), "limit": limit, "bank": (banks or {}).get(name, 0),
                                "values": [_duration(v) for v in marks], "us": marks}
         if limit:
             shares = [100 * v / (1000 * limit) for v in marks]

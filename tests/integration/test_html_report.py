@@ -278,6 +278,18 @@ def test_the_time_per_move_is_drawn_against_each_bots_limit(
     text = " ".join(report_html.render(page).split())
     assert '<tr data-bot="illegal"><td class="text">illegal</td><td>1</td>' in text
     assert 'class="longest over"' in text and "of the last 1000 games that hold times" in text
+    assert ">bank</th>" not in text and "time bank" not in text  # no bot has one
+
+
+def test_a_time_bank_is_shown_beside_the_limit_and_a_move_past_the_limit_is_said_to_spend_it(
+        tournament: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Store, "move_times", lambda self, limit_games, find_game=None: {"illegal": [2_500_000]})
+    monkeypatch.setattr(report_html, "time_banks", lambda config: {"illegal": 2000})
+    with Store(tournament, create=False, readonly=True) as store:
+        page = report_html.report_page(store, cli_registry(), replays=0)
+    text = " ".join(report_html.render(page).split())
+    assert ">bank</th>" in text and "<td>1000 ms</td> <td>2000 ms</td> <td>250%</td>" in text
+    assert "a bot with a time bank may go past it, the time beyond coming out of its bank, without a timeout" in text
 
 
 def test_the_time_per_move_of_a_real_tournament_is_measured_for_every_bot(tournament: Path) -> None:

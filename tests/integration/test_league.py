@@ -79,6 +79,7 @@ def test_a_running_league_evaluates_suspends_and_shows_it_live(league: tuple[Lea
     page = server.get("/api/bots/counting")
     assert page["counters"]["depth"]["mean"] == 3 and page["counters"]["nodes"]["decisions"] >= 4, page
     assert page["time_per_move"][0]["moves"] >= 4 and page["move_limit_ms"] == 200
+    assert page["time_per_move"][0]["bank"] == 0  # this league gives no time bank
     _look_at_the_page(server)
 
 

@@ -185,3 +185,18 @@ def test_a_bots_time_limit_is_its_specs_own_or_the_tournaments() -> None:
     assert [(r["bot"], r["us"], r["share"]) for r in rows] == [("a", [200, 400_000, 400_000, 400_000], "50%"),
                                                                ("b", [299_000] * 4, "100%")]
     assert rows[0]["bar"] == {"p50": 0.03, "p90": 50.0, "p99": 50.0, "max": 50.0, "over": False}
+    assert [r["bank"] for r in rows] == [0, 0]  # no bank given
+
+
+def test_a_bots_time_bank_is_its_specs_own_or_the_tournaments_and_its_row_says_it() -> None:
+    from tournaments.config import TournamentConfig
+    from tournaments.report_html import time_banks, time_rows
+
+    config = TournamentConfig("durak", {}, ["a", "b", "c"], ["random", "[time-bank=0 name=b] random",
+                              "[time-bank=2500 name=c] random"], 2, 1, True, 1, move_time_ms=800, time_bank_ms=1000)
+    banks = time_banks(config)
+    assert banks == {"a": 1000, "b": 0, "c": 2500}  # a bot's own time-bank=0 is no bank
+    rows = time_rows(["a", "b", "c"], {"a": [900_000], "b": [100], "c": [3_000_000]}, {"a": 800, "b": 800, "c": 800},
+                     banks)
+    assert [(r["bot"], r["bank"], r["bar"]["over"]) for r in rows] == [("a", 1000, True), ("b", 0, False),
+                                                                      ("c", 2500, True)]

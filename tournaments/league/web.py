@@ -33,7 +33,7 @@ from referee.record import record_from_dict
 
 from ..config import TournamentConfig
 from ..report import report_of
-from ..report_html import move_limits, rating_bars, time_rows
+from ..report_html import move_limits, rating_bars, time_banks, time_rows
 from ..storage import GameRow, Store
 from ..tally import Tallies, tally
 from .player import LeagueView
@@ -205,7 +205,7 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
                 "state": bot.state, "reason": bot.reason, "games": games, "faulted": counts["faulted"],
                 "fault_rate": round(counts["faulted"] / games, 4) if games else None,
                 "faults": counts["kinds"], "move_limit_ms": limits.get(name),
-                "time_per_move": time_rows([name], times, limits), "recent_games": min(games, BOT_GAMES),
+                "time_per_move": time_rows([name], times, limits, time_banks(config)), "recent_games": min(games, BOT_GAMES),
                 "counters": {k: {"decisions": len(v), "mean": round(sum(v) / len(v), 3), "max": max(v)}
                              for k, v in sorted(said.items())},
                 "evaluation": snap["evaluations"].get(name)}
