@@ -17,7 +17,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
 
-__all__ = ["Answer", "Bot", "BotBase", "Deadline", "Decision", "GameInfo", "HasStderr", "NOTE_LIMIT"]
+__all__ = ["Answer", "Bot", "BotBase", "Deadline", "Decision", "GameInfo", "HasStderr", "NOTE_LIMIT",
+           "stderr_taker"]
 
 #: The most characters of a bot's note on one decision that are kept; the rest is cut, with a mark that says so.
 NOTE_LIMIT = 2000
@@ -111,6 +112,14 @@ class HasStderr(Protocol):
     an in-process bot with such a method (its own code: what it returns is checked)."""
 
     def take_stderr(self) -> str: ...
+
+
+def stderr_taker(bot: object) -> Callable[[], str] | None:
+    """``bot``'s stderr accessor if it is a :class:`HasStderr`, else None. Found by its attribute, as
+    ``isinstance(bot, HasStderr)`` would find it, for a fraction of the cost: a runtime-checkable protocol's
+    ``isinstance`` takes about 17 µs, which per decision was more than a game's own work."""
+    take = getattr(bot, "take_stderr", None)
+    return take if callable(take) else None
 
 
 class BotBase:

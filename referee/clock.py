@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 from typing import Any, NoReturn, Protocol, runtime_checkable
 
 from protocol.actions import Action
-from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo, HasStderr
+from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo, stderr_taker
 from protocol.errors import BotStalled, BotTimeout
 
-__all__ = ["Clock", "Clocked", "KeepsClock", "LATENCY_GRACE", "MAX_MS", "TimeControl"]
+__all__ = ["Clock", "Clocked", "KeepsClock", "LATENCY_GRACE", "MAX_MS", "TimeControl", "kept_clock"]
 
 #: Added to every announced deadline for the pipe and scheduling latency, in seconds.
 LATENCY_GRACE = 0.05
@@ -108,6 +108,14 @@ class KeepsClock(Protocol):
     clock: Clock
 
 
+def kept_clock(bot: object) -> Clock | None:
+    """The :class:`Clock` ``bot`` keeps if it is a :class:`KeepsClock`, else None; found by its attribute (as
+    :func:`protocol.bot.stderr_taker` finds a stderr accessor: without a runtime-checkable protocol's slow
+    ``isinstance``)."""
+    clock = getattr(bot, "clock", None)
+    return clock if isinstance(clock, Clock) else None
+
+
 class Clocked:
     """An in-process bot under the clock of program bots (docs/PROTOCOL.md section 8): an answer later than the
     move limit plus what is left of the time bank, plus the latency grace, is a ``timeout`` (the runner plays the
@@ -147,8 +155,8 @@ class Clocked:
 
     def take_stderr(self) -> str:
         """The bot's own stderr accessor's text, if it has one (:class:`HasStderr`); else nothing."""
-        take = self.bot.take_stderr if isinstance(self.bot, HasStderr) else None
-        return take() if callable(take) else ""
+        take = stderr_taker(self.bot)
+        return take() if take is not None else ""
 
     def __getattr__(self, name: str) -> Any:  # anything else the bot has (its own fields)
         if name == "bot":

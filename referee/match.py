@@ -17,10 +17,10 @@ from functools import partial
 from typing import Any
 
 from protocol.actions import Action
-from protocol.bot import NOTE_LIMIT, Answer, Bot, Decision, GameInfo, HasStderr
+from protocol.bot import NOTE_LIMIT, Answer, Bot, Decision, GameInfo, stderr_taker
 from protocol.faults import Fault, FaultKind
 
-from .clock import Clock, KeepsClock
+from .clock import kept_clock
 from .engine import Game, State, places_from_order
 from .errors import BotError, ConfigError, IllegalActionError
 from .idle import freeze_idle, idle_pending
@@ -186,8 +186,8 @@ def play_game(
     acts = [bot.act for bot in bots]
     # the clock of a bot that keeps one (a program bot, an in-process bot under the time limits) measures the time
     # its answer took (a program bot's from its request written to its answer read); others are timed here
-    clocks = [bot.clock if isinstance(bot, KeepsClock) and isinstance(bot.clock, Clock) else None for bot in bots]
-    stderrs = [_stderr_of(bot) for bot in bots]
+    clocks = [kept_clock(bot) for bot in bots]
+    stderrs = [stderr_taker(bot) for bot in bots]
     # An in-process bot thinks in this process: a program bot that has answered must not run on beside it (a program
     # bot waited for freezes the others itself after a short grace, referee/cgroups.py)
     in_process: list[bool] | None = None  # found when a program bot is first idle (only they can be)
@@ -273,12 +273,6 @@ def _is_program(bot: Bot) -> bool:
     from .remote import RemoteBot  # loaded already: a program bot is one
 
     return isinstance(bot, RemoteBot)
-
-
-def _stderr_of(bot: Bot) -> Callable[[], str] | None:
-    """A bot's stderr accessor, if it has one (:class:`HasStderr`)."""
-    take = bot.take_stderr if isinstance(bot, HasStderr) else None
-    return take if callable(take) else None
 
 
 def _take(take: Callable[[], str]) -> str:

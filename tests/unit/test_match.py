@@ -576,3 +576,30 @@ def test_same_seed_and_bots_give_the_same_record() -> None:
     assert first.actions == second.actions
     assert first.faults == second.faults
     assert first.result == second.result
+
+
+def test_a_game_of_timed_bots_asks_no_protocol_isinstance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a bot keeps a clock or has a stderr is found by attribute (``kept_clock``, ``stderr_taker``): an
+    ``isinstance`` against a runtime-checkable protocol costs about 17 µs, and once per decision (a timed in-process
+    bot's stderr) it doubled the cost of a tournament of built-in bots."""
+    import typing
+
+    from bots.random import RandomBot
+    from protocol.bot import HasStderr
+
+    meta = type(HasStderr)
+    checked: list[type] = []
+    original = meta.__instancecheck__
+
+    def counting(cls: type, instance: object) -> bool:
+        checked.append(cls)
+        return original(cls, instance)
+
+    assert meta is typing._ProtocolMeta  # type: ignore[attr-defined]
+    monkeypatch.setattr(meta, "__instancecheck__", counting)
+    assert isinstance(RandomBot(), HasStderr) is False and checked == [HasStderr]  # the counter counts
+    checked.clear()
+    timed = [Clocked(RandomBot(), time=TimeControl.from_ms(1000)) for _ in range(2)]
+    record = play_game(Durak(), timed, seed=3)
+    assert record.decisions > 20 and not record.faults
+    assert checked == []
