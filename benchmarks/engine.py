@@ -1,9 +1,11 @@
 """Engine speed: random-vs-random games per second, decisions per second and search playouts per second.
 
 Runs every registered game at 2, 4 and 6 seats where the game allows them (and at its smallest seat count, so
-3-player koroli52 is measured) and prints a table of three loops, each measured in the same run:
+3-player koroli52 is measured) and prints a table of four loops, each measured in the same run:
 
 - ``runner``: the referee's own game runner (``referee.match.play_game``) with in-process ``random`` bots;
+- ``timed``: the same runner, each bot under the clock of program bots (``referee.clock.Clocked``), as ``referee
+  play`` and the tournaments run an in-process bot;
 - ``bare``: the engine alone (new_state, legal_actions, apply with a uniform random choice), so the runner's
   overhead shows as the ratio bare/runner;
 - ``playout``: what a tree search does (issue 17): ``clone()`` a mid-game position, then legal_actions/apply with
@@ -34,12 +36,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
-LOOPS = ("runner", "bare", "playout")
+LOOPS = ("runner", "timed", "bare", "playout")
 Clock = Callable[[], float]
 #: How a loop is timed: wall time, or the process's own CPU time (on a shared, busy machine the fairer of the two:
 #: another process's load hardly changes it).
@@ -65,13 +68,17 @@ def bare_loop(game: Any, seats: int, seconds: float, clock: Clock = time.perf_co
     return games, decisions, clock() - start
 
 
-def runner_loop(game: Any, seats: int, seconds: float, clock: Clock = time.perf_counter) -> tuple[int, int, float]:
-    """The referee's runner with in-process random bots (observations built lazily, faults handled)."""
+def runner_loop(game: Any, seats: int, seconds: float, clock: Clock = time.perf_counter, *,
+                timed: bool = False) -> tuple[int, int, float]:
+    """The referee's runner with in-process random bots (observations built lazily, faults handled); ``timed``:
+    each bot under the clock of program bots (:class:`referee.clock.Clocked`, 1 s a move), as ``referee play`` and
+    the tournaments run an in-process bot."""
+    from referee.clock import Clocked, TimeControl
     from referee.match import play_game
     from referee.plugins import load_registry
 
     factory = load_registry().bot("random").factory
-    bots = [factory() for _ in range(seats)]
+    bots = [Clocked(factory(), time=TimeControl.from_ms(1000)) if timed else factory() for _ in range(seats)]
     games = decisions = 0
     start = clock()
     while clock() - start < seconds:
@@ -123,7 +130,8 @@ def worker() -> None:
     from referee.plugins import load_registry
 
     registry = load_registry()
-    loops = {"runner": runner_loop, "bare": bare_loop, "playout": playout_loop}
+    loops = {"runner": runner_loop, "timed": partial(runner_loop, timed=True), "bare": bare_loop,
+             "playout": playout_loop}
     for line in sys.stdin:
         request = json.loads(line)
         game = registry.games[request["game"]].game
@@ -214,11 +222,11 @@ def main() -> None:
         for w in workers:
             w.close()
     if args.baseline is None:
-        headers = ["game", "seats", "games/s", "µs/decision", "decisions/game", "bare engine games/s",
-                   "bare/runner", "playouts/s"]
+        headers = ["game", "seats", "games/s", "µs/decision", "decisions/game", "timed games/s",
+                   "bare engine games/s", "bare/runner", "playouts/s"]
     else:
-        headers = ["game", "seats", "games/s base → now", "ratio", "µs/decision now", "bare games/s base → now",
-                   "ratio", "bare/runner now", "playouts/s base → now", "ratio"]
+        headers = ["game", "seats", "games/s base → now", "ratio", "µs/decision now", "timed base → now", "ratio",
+                   "bare games/s base → now", "ratio", "bare/runner now", "playouts/s base → now", "ratio"]
     print(tabulate(rows, headers=headers, disable_numparse=True, colalign=("left",) + ("right",) * (len(headers) - 1)))
 
 
@@ -233,12 +241,12 @@ def _row(game_id: str, seats: int, figures: dict[str, list[dict[str, float]]]) -
     if len(figures["runner"]) == 1:
         decisions = f"{now['runner']['decisions'] / now['runner']['count']:.0f}"
         return [game_id, str(seats), f"{rate(now['runner']):,.0f}", per_decision, decisions,
-                f"{rate(now['bare']):,.0f}", bare_runner, f"{rate(now['playout']):,.0f}"]
+                f"{rate(now['timed']):,.0f}", f"{rate(now['bare']):,.0f}", bare_runner, f"{rate(now['playout']):,.0f}"]
     cells = []
     for loop in LOOPS:
         base, new = rate(figures[loop][0]), rate(figures[loop][1])
         cells.append((f"{base:,.0f} → {new:,.0f}", f"{new / base:.2f}"))
-    return [game_id, str(seats), *cells[0], per_decision, *cells[1], bare_runner, *cells[2]]
+    return [game_id, str(seats), *cells[0], per_decision, *cells[1], *cells[2], bare_runner, *cells[3]]
 
 
 if __name__ == "__main__":

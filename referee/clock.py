@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NoReturn, Protocol, runtime_checkable
 
 from protocol.actions import Action
-from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo, stderr_taker
+from protocol.bot import Answer, Bot, Deadline, Decision, GameInfo
 from protocol.errors import BotStalled, BotTimeout
 
 __all__ = ["Clock", "Clocked", "KeepsClock", "LATENCY_GRACE", "MAX_MS", "TimeControl", "kept_clock"]
@@ -153,12 +153,9 @@ class Clocked:
     def close(self) -> None:
         self.bot.close()
 
-    def take_stderr(self) -> str:
-        """The bot's own stderr accessor's text, if it has one (:class:`HasStderr`); else nothing."""
-        take = stderr_taker(self.bot)
-        return take() if take is not None else ""
-
-    def __getattr__(self, name: str) -> Any:  # anything else the bot has (its own fields)
+    def __getattr__(self, name: str) -> Any:
+        """Anything else the bot has: its own fields, and its stderr accessor if it has one (:class:`~protocol.bot.HasStderr`),
+        so that the runner asks for a timed bot's stderr only where there can be some (not at every decision)."""
         if name == "bot":
             raise AttributeError(name)
         return getattr(self.bot, name)

@@ -603,3 +603,22 @@ def test_a_game_of_timed_bots_asks_no_protocol_isinstance(monkeypatch: pytest.Mo
     record = play_game(Durak(), timed, seed=3)
     assert record.decisions > 20 and not record.faults
     assert checked == []
+
+
+def test_a_timed_in_process_bot_keeps_its_own_stderr() -> None:
+    """Clocked hands on the bot's own stderr accessor (HasStderr): what it says is kept as a program bot's is."""
+    from bots.random import RandomBot
+
+    class Talker(RandomBot):
+        def __init__(self) -> None:
+            super().__init__()
+            self.said = 0
+
+        def take_stderr(self) -> str:
+            self.said += 1
+            return "thinking\n" if self.said == 1 else ""
+
+    talker = Talker()
+    record = play_game(Durak(), [Clocked(talker, time=TimeControl.from_ms(1000)), RandomBot()], seed=3)
+    assert record.stderr == {0: "thinking\n"} and talker.said > 1
+    assert [s.stderr for s in record.said.values()] == ["thinking\n"]  # with the decision it was said at
