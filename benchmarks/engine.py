@@ -130,8 +130,8 @@ def worker() -> None:
     from referee.plugins import load_registry
 
     registry = load_registry()
-    loops = {"runner": runner_loop, "timed": partial(runner_loop, timed=True), "bare": bare_loop,
-             "playout": playout_loop}
+    loops: dict[str, Callable[..., tuple[int, int, float]]] = {
+        "runner": runner_loop, "timed": partial(runner_loop, timed=True), "bare": bare_loop, "playout": playout_loop}
     for line in sys.stdin:
         request = json.loads(line)
         game = registry.games[request["game"]].game

@@ -262,8 +262,10 @@ class Alone:
 
     def __init__(self, games: int) -> None:
         seats: list[list[bytes]] = [[], []]
-        bots = [RemoteBot(lambda frames=frames: Recording([sys.executable, "-m", "bots.random"], frames),
-                          name="random") for frames in seats]
+        def recorder(frames: list[bytes]) -> Callable[[], ProcessTransport]:
+            return lambda: Recording([sys.executable, "-m", "bots.random"], frames)
+
+        bots = [RemoteBot(recorder(frames), name="random") for frames in seats]
         try:
             for b in bots:
                 b.start()
@@ -284,12 +286,20 @@ class Alone:
         assert process.stdin is not None and process.stdout is not None
         fd_in, fd_out, unpacker, requests = process.stdin.fileno(), process.stdout.fileno(), msgpack.Unpacker(), 0
         stream = list(zip(self.frames, self.answered, strict=True))
-        for frame, answered in [(f, True) for f in self.hello] + stream * passes:
-            os.write(fd_in, frame)
-            if answered:  # its reply read back before the next frame: one request in flight, as in a game
-                while next(unpacker, None) is None:
-                    unpacker.feed(os.read(fd_out, 65536))
-                requests += 1
+        try:
+            for frame, answered in [(f, True) for f in self.hello] + stream * passes:
+                os.write(fd_in, frame)
+                if answered:  # its reply read back before the next frame: one request in flight, as in a game
+                    while next(unpacker, None) is None:
+                        data = os.read(fd_out, 65536)
+                        if not data:
+                            raise BrokenPipeError
+                        unpacker.feed(data)
+                    requests += 1
+        except BrokenPipeError:
+            process.kill()
+            process.wait()
+            raise SystemExit(f"protocol_overhead: {' '.join(argv)} ended early in (b2)") from None
         process.stdin.close()
         _, status, usage = os.wait4(process.pid, 0)
         process.stdout.close()

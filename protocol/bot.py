@@ -118,7 +118,10 @@ def stderr_taker(bot: object) -> Callable[[], str] | None:
     """``bot``'s stderr accessor if it is a :class:`HasStderr`, else None. Found by its attribute, as
     ``isinstance(bot, HasStderr)`` would find it, for a fraction of the cost: a runtime-checkable protocol's
     ``isinstance`` takes about 17 µs, which per decision was more than a game's own work."""
-    take = getattr(bot, "take_stderr", None)
+    try:
+        take = getattr(bot, "take_stderr", None)
+    except Exception:  # noqa: BLE001 - an accessor that fails is its bot's code: as good as none
+        return None
     return take if callable(take) else None
 
 

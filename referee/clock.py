@@ -154,8 +154,9 @@ class Clocked:
         self.bot.close()
 
     def __getattr__(self, name: str) -> Any:
-        """Anything else the bot has: its own fields, and its stderr accessor if it has one (:class:`~protocol.bot.HasStderr`),
-        so that the runner asks for a timed bot's stderr only where there can be some (not at every decision)."""
+        """Anything else the bot has: its own fields, and its stderr accessor if it has one
+        (:class:`~protocol.bot.HasStderr`), so that the runner asks for a timed bot's stderr only where there can be
+        some (not at every decision)."""
         if name == "bot":
             raise AttributeError(name)
         return getattr(self.bot, name)

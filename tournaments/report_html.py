@@ -153,7 +153,7 @@ def move_limits(config: TournamentConfig) -> dict[str, int]:
 
 def time_banks(config: TournamentConfig) -> dict[str, int]:
     """Each entrant's time bank in milliseconds (0: none): its SPEC's ``time-bank=`` where given, else the
-    tournament's (``time_bank_ms``). A move may take longer than its limit and spend the bank: no timeout."""
+    tournament's (``time_bank_ms``). A game's moves may go past their limit by that much in all, without a timeout."""
     return _entrant_ms(config, "time-bank", config.time_bank_ms, least=0)
 
 
@@ -177,8 +177,8 @@ def time_rows(entrants: Sequence[str], times: Mapping[str, Sequence[int]],
               limits: Mapping[str, int], banks: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     """Per entrant with times, its time per move: how many, the median, 90 % and 99 % (nearest rank) and the
     longest, in µs, against its limit; ``bar``: those as % of the limit (at most 100, ``over`` when the longest
-    is past it), for the page's bars; ``bank``: its time bank in ms (``banks``; 0 without), which a move past the
-    limit spent."""
+    is past it), for the page's bars; ``bank``: its time bank in ms (``banks``; 0 without): a game's moves may go past
+    the limit by that much in all."""
     rows = []
     for name in entrants:
         ordered = sorted(times.get(name) or ())

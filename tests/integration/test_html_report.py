@@ -289,7 +289,7 @@ def test_a_time_bank_is_shown_beside_the_limit_and_a_move_past_the_limit_is_said
         page = report_html.report_page(store, cli_registry(), replays=0)
     text = " ".join(report_html.render(page).split())
     assert ">bank</th>" in text and "<td>1000 ms</td> <td>2000 ms</td> <td>250%</td>" in text
-    assert "a bot with a time bank may go past it, the time beyond coming out of its bank, without a timeout" in text
+    assert "a bot with a time bank may go past it by what is left of its bank in that game, without a timeout" in text
 
 
 def test_the_time_per_move_of_a_real_tournament_is_measured_for_every_bot(tournament: Path) -> None:

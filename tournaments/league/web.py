@@ -205,7 +205,8 @@ def league_app(path: Path, registry: Registry, view: LeagueView, token: str | No
                 "state": bot.state, "reason": bot.reason, "games": games, "faulted": counts["faulted"],
                 "fault_rate": round(counts["faulted"] / games, 4) if games else None,
                 "faults": counts["kinds"], "move_limit_ms": limits.get(name),
-                "time_per_move": time_rows([name], times, limits, time_banks(config)), "recent_games": min(games, BOT_GAMES),
+                "time_per_move": time_rows([name], times, limits, time_banks(config)),
+                "recent_games": min(games, BOT_GAMES),
                 "counters": {k: {"decisions": len(v), "mean": round(sum(v) / len(v), 3), "max": max(v)}
                              for k, v in sorted(said.items())},
                 "evaluation": snap["evaluations"].get(name)}
