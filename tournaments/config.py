@@ -20,7 +20,7 @@ from referee.said import DEBUG_BUDGET
 
 from .schedule import Pairing, Scheduled, Table, schedule, schedule_shape, schedule_size, tables_of
 
-__all__ = ["Extra", "TournamentConfig", "sandbox_mode"]
+__all__ = ["Extra", "TournamentConfig"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Extra:
     @property
     def sandbox_mode(self) -> str:
         """How the program bots run: on, off, or unknown (stored before the sandbox existed)."""
-        return _mode(self.sandbox)
+        return str(self.sandbox.get("mode")) if isinstance(self.sandbox, dict) else "unknown"
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form: the settings that are set."""
@@ -160,16 +160,6 @@ class TournamentConfig:
         if len(data["entrants"]) != len(data["specs"]):
             raise ConfigError("the stored tournament configuration is damaged: entrants and specs differ in number")
         return cls(**data)
-
-
-def sandbox_mode(config: dict[str, Any]) -> str:
-    """How a stored tournament's program bots run (its configuration as stored, JSON): :attr:`Extra.sandbox_mode`."""
-    settings = (config.get("extra") or {}).get("sandbox") if isinstance(config.get("extra"), dict) else None
-    return _mode(settings)
-
-
-def _mode(settings: object) -> str:
-    return str(settings.get("mode")) if isinstance(settings, dict) else "unknown"
 
 
 #: Fields added after databases were stored, and the value that leaves them out of ``to_dict`` (their default): a

@@ -32,7 +32,7 @@ from referee.html import environment, replay_html, write_page
 from referee.plugins import Registry
 from referee.record import record_from_dict
 
-from .config import TournamentConfig, sandbox_mode
+from .config import TournamentConfig
 from .report import CROSSTABLE_SCORE, Report, interval_source, report_of, stored_table
 from .storage import GameRow, Store
 from .tally import Tallies
@@ -117,7 +117,7 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     bars, axis = rating_bars(report)
     limits = move_limits(config)
     times = store.move_times(TIMES_GAMES, registry.game)  # per entrant, the µs of each asked decision
-    return ReportPage(config, game, report, sandbox_mode(store.config() or {}), bars, axis, _heat(report),
+    return ReportPage(config, game, report, config.extra.sandbox_mode, bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
                       replays, chosen, limits, time_rows(config.entrants, times, limits, time_banks(config)))
 

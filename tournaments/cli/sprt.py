@@ -36,7 +36,7 @@ from referee.match import check_policy
 from referee.plugins import Registry
 from referee.wirelog import WireLog
 
-from ..config import Extra, TournamentConfig, sandbox_mode
+from ..config import Extra, TournamentConfig
 from ..executor import ExecutorFactory, Placement, executor_factory
 from ..schedule import substitution_size
 from ..sprt import Model, SprtSettings
@@ -226,4 +226,4 @@ def existing_sprt(store: Store, stored: dict[str, Any], registry: Registry, json
         check_programs(config.specs, registry, config.game, config.time_control(), placement.sandbox,
                        placement.wire_log, seats=config.seats, options=config.options)
         state = play_sprt(store, config, executor, placement)
-    print_sprt(config, state, json_out, sandbox_mode(stored))
+    print_sprt(config, state, json_out, config.extra.sandbox_mode)

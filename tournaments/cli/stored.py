@@ -15,7 +15,7 @@ from referee.cli.tables import FORMAT_HELP, check_format
 from referee.errors import ConfigError
 from referee.wirelog import WireLog
 
-from ..config import TournamentConfig, sandbox_mode
+from ..config import TournamentConfig
 from ..executor import ExecutorFactory, Placement, executor_factory
 from ..league.roster import is_league
 from ..report import stored_report
@@ -82,9 +82,9 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
         if is_sprt(stored):
             existing_sprt(store, stored, registry, json_out, play=play)
             return
+        config = TournamentConfig.from_dict(stored)
         if play is not None:
             executor, placement = play
-            config = TournamentConfig.from_dict(stored)
             for spec in config.specs:
                 parse_spec(spec, registry)
             placement = replace(placement, sandbox=stored_sandbox(store, config, registry, placement.wire_log))
@@ -95,4 +95,4 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
                 if has_programs(config.specs, registry) and placement.sandbox is not None:
                     typer.echo(f"protections: {protections(placement.sandbox.enabled)}", err=True)
             play_stored(store, config, registry, executor, placement)
-        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, sandbox_mode(stored))
+        print_report(stored_report(store, registry, bootstrap_samples), fmt, json_out, config.extra.sandbox_mode)

@@ -60,7 +60,6 @@ class DurakFamily(Game):
         return narrate(event, self.loser_name)
 
 
-
 def family_options(*, throw_after_take: bool, withdraw: bool, redeal_five: bool) -> tuple[Option, ...]:
     return (
         Option("transfer", False, "the defender may pass the attack on with cards of its rank (KZ-15)"),

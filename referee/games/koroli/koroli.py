@@ -60,7 +60,6 @@ class Koroli(Game):
         return narrate(event)
 
 
-
 class KoroliState(KingsState):
     """A position of a ``koroli`` game."""
 

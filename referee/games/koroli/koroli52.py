@@ -71,7 +71,6 @@ class Koroli52(Game):
         return narrate(event)
 
 
-
 class Koroli52State(KingsState):
     """A position of a ``koroli52`` game. ``ranks[seat]`` is the seat's title (0 = King) during this tour."""
 

@@ -53,7 +53,6 @@ class Kozel(Game):
         return narrate_common(event) or super().narrate(event)
 
 
-
 class KozelState(KozelTrickState):
     """A position of a ``kozel`` game (KO-1 … KO-16)."""
 

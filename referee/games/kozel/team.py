@@ -57,7 +57,6 @@ class TeamGame(Game):
         return narrate_common(event) or narrate_team(event) or super().narrate(event)
 
 
-
 # ----------------------------------------------------------------------------------------- team state
 
 
