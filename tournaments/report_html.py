@@ -11,7 +11,7 @@ The work is bounded: the stored games are read once, as a stream; the course is 
 counted by outcome; a replay page is written for every game with a fault (opened at its first fault) and for at
 most ``replays`` others, in schedule order; the list holds the first :data:`LISTED` games and every game with a
 replay (the page says how many it leaves out); the time per move is of the last :data:`TIMES_GAMES` games that
-hold times.
+hold times, or fewer once each bot has :data:`TIMES_MOVES` moves in them.
 """
 
 from __future__ import annotations
@@ -47,8 +47,12 @@ COURSE_POINTS = 12
 DEFAULT_REPLAYS = 50
 #: Games listed besides those with a replay: the first in schedule order.
 LISTED = 500
-#: The most recent stored games (of those that hold times) whose times per move the distribution is of.
+#: The most recent stored games (of those that hold times) whose times per move the distribution is of, at most:
+#: fewer once each bot has :data:`TIMES_MOVES` moves in them (each game is replayed to learn who made each move).
 TIMES_GAMES = 1000
+#: The moves of each bot that are enough for its time per move: fifty of them beyond its 99 % (:data:`PERCENTILES`),
+#: so that the 99 % does not hang on a few moves.
+TIMES_MOVES = 5000
 #: The shares of a bot's moves the time distribution gives the time within.
 PERCENTILES = (0.5, 0.9, 0.99)
 #: The least distance of two names at the right end of the course chart (SVG units; the text is 12 high).
@@ -116,7 +120,8 @@ def report_page(store: Store, registry: Registry, *, replays: int = DEFAULT_REPL
     games = [_listed(r, f"{quote(folder)}/{quote(page_name(r.key))}" if r.key in linked else None) for r in listed]
     bars, axis = rating_bars(report)
     limits = move_limits(config)
-    times = store.move_times(TIMES_GAMES, registry.game)  # per entrant, the µs of each asked decision
+    times = store.move_times(TIMES_GAMES, registry.game,  # per entrant, the µs of each asked decision
+                             enough=(config.entrants, TIMES_MOVES))
     return ReportPage(config, game, report, config.extra.sandbox_mode, bars, axis, _heat(report),
                       _course(config, snapshots, teams), _faults(config, faults), games, total,
                       replays, chosen, limits, time_rows(config.entrants, times, limits, time_banks(config)))
@@ -229,7 +234,7 @@ def write_report(store: Store, registry: Registry, out: Path, *, replays: int = 
 
 def render(page: ReportPage) -> str:
     return environment("tournaments").get_template("report.html.j2").render(
-        page=page, listed=LISTED, score_legend=CROSSTABLE_SCORE, times_games=TIMES_GAMES,
+        page=page, listed=LISTED, score_legend=CROSSTABLE_SCORE, times_games=TIMES_GAMES, times_moves=TIMES_MOVES,
         fault_kinds=list(FAULT_KINDS),
         interval_source=interval_source(page.report.head_to_head))
 

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -388,10 +388,15 @@ class Store:
         except RefereeError as exc:
             raise StorageError(f"{self.path}: {exc}") from exc
 
-    def move_times(self, limit_games: int, find_game: Callable[[str], Game] | None = None) -> dict[str, list[int]]:
+    def move_times(self, limit_games: int, find_game: Callable[[str], Game] | None = None, *,
+                   enough: tuple[Collection[str], int] | None = None) -> dict[str, list[int]]:
         """Each entrant's time per move: the microseconds of every decision it was asked, in the most recent
-        ``limit_games`` stored games that measured them (a game from before times were kept adds nothing)."""
+        ``limit_games`` stored games that measured them (a game from before times were kept adds nothing).
+        ``enough`` = (entrants, moves): stop sooner, after the first game that leaves each of ``entrants`` with at
+        least ``moves`` times (each replayed game costs the engine's work of all its decisions)."""
         times: dict[str, list[int]] = {}
+        wanted, moves = enough if enough is not None else ((), 0)
+        short = set(wanted)
         for names, actors, record in self._recent(limit_games, find_game):
             measured = record.get("times") or ()
             if len(measured) != len(actors):
@@ -399,6 +404,10 @@ class Store:
             for seat, used in zip(actors, measured, strict=True):
                 if type(used) is int:
                     times.setdefault(names[seat], []).append(used)
+            if enough is not None:
+                short.difference_update([name for name in names if len(times.get(name, ())) >= moves])
+                if not short:
+                    break
         return times
 
     def asked(self, entrant: str, limit_games: int,

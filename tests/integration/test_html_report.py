@@ -261,29 +261,31 @@ def test_the_report_fits_the_width(context: Any, many: tuple[Path, list[GameRow]
 
 def test_the_time_per_move_is_drawn_against_each_bots_limit(
         tournament: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[int] = []
+    asked: list[tuple[int, Any]] = []
 
-    def move_times(self: Store, limit_games: int, find_game: Any = None) -> dict[str, list[int]]:
-        asked.append(limit_games)
+    def move_times(self: Store, limit_games: int, find_game: Any = None, *, enough: Any = None) -> dict[str, list[int]]:
+        asked.append((limit_games, enough))
         return {"heuristic": list(range(1, 1001)), "illegal": [2_500_000]}
 
     monkeypatch.setattr(Store, "move_times", move_times)
     with Store(tournament, create=False, readonly=True) as store:
         page = report_html.report_page(store, cli_registry(), replays=0)
-    assert asked == [report_html.TIMES_GAMES]
+        entrants = store.config()["entrants"]
+    assert asked == [(report_html.TIMES_GAMES, (entrants, report_html.TIMES_MOVES))]
     assert [(t["bot"], t["values"], t["limit"], t["share"]) for t in page.times] == [
         ("heuristic", ["500 µs", "900 µs", "990 µs", "1.0 ms"], 1000, "0.1%"),
         ("illegal", ["2500 ms"] * 4, 1000, "250%")]
     assert page.times[1]["bar"] == {"p50": 100, "p90": 100, "p99": 100, "max": 100, "over": True}
     text = " ".join(report_html.render(page).split())
     assert '<tr data-bot="illegal"><td class="text">illegal</td><td>1</td>' in text
-    assert 'class="longest over"' in text and "of the last 1000 games that hold times" in text
+    assert 'class="longest over"' in text and "as many as give each bot 5,000 moves, 1000 at most" in text
     assert ">bank</th>" not in text and "time bank" not in text  # no bot has one
 
 
 def test_a_time_bank_is_shown_beside_the_limit_and_a_move_past_the_limit_is_said_to_spend_it(
         tournament: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Store, "move_times", lambda self, limit_games, find_game=None: {"illegal": [2_500_000]})
+    monkeypatch.setattr(Store, "move_times",
+                        lambda self, limit_games, find_game=None, enough=None: {"illegal": [2_500_000]})
     monkeypatch.setattr(report_html, "time_banks", lambda config: {"illegal": 2000})
     with Store(tournament, create=False, readonly=True) as store:
         page = report_html.report_page(store, cli_registry(), replays=0)
@@ -299,6 +301,17 @@ def test_the_time_per_move_of_a_real_tournament_is_measured_for_every_bot(tourna
         entrants = store.config()["entrants"]
     assert set(times) == set(entrants) and all(times[name] for name in entrants)
     assert [t["bot"] for t in page.times] == entrants
+
+
+def test_the_time_per_move_stops_at_the_first_game_that_gives_every_bot_enough_moves(tournament: Path) -> None:
+    with Store(tournament, create=False, readonly=True) as store:
+        entrants = store.config()["entrants"]
+        whole = store.move_times(report_html.TIMES_GAMES)
+        few = store.move_times(report_html.TIMES_GAMES, enough=(entrants, 20))
+        enough = [store.move_times(games) for games in range(1, store.count() + 1)]
+    first = next(times for times in enough if all(len(times.get(name, ())) >= 20 for name in entrants))
+    assert few == first != whole  # the newest games, up to the first that leaves no bot short, and no further
+    assert all(whole[name][:len(few[name])] == few[name] for name in entrants)  # each bot's newest moves
 
 
 def test_a_hostile_bot_name_stays_text_in_the_links_and_filters(context: Any, tmp_path: Path) -> None:
