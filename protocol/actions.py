@@ -40,10 +40,14 @@ class Action:
     kind: str
     args: tuple[Arg, ...] = ()
     text: str = field(init=False, compare=False, repr=False)
+    #: The card arguments, in order (made once: the engines' actions are made once and listed again and again,
+    #: and bots read their cards at every decision).
+    cards: tuple[Card, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         text = self.kind + ("(" + ",".join(map(str, self.args)) + ")" if self.args else "")
         object.__setattr__(self, "text", text)
+        object.__setattr__(self, "cards", tuple(a for a in self.args if isinstance(a, Card)) if self.args else ())
 
     def __str__(self) -> str:
         return self.text
@@ -58,11 +62,6 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action({self.text})"
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """The card arguments, in order."""
-        return tuple(a for a in self.args if isinstance(a, Card))
 
     @classmethod
     def parse(cls, text: str) -> Action:

@@ -93,7 +93,9 @@ class Deck:
     def __init__(self, suits: str, ranks: range | tuple[int, ...]) -> None:
         self.suits = suits
         self.ranks = tuple(ranks)
-        self.cards: tuple[Card, ...] = tuple(Card(r, s) for s in suits for r in self.ranks)
+        # The parsed cards themselves: one object per card in a process, so that a game's cards and those a bot
+        # parses from the wire are found in a dict or set by identity, without comparing fields.
+        self.cards: tuple[Card, ...] = tuple(Card.parse(rank_text(r, s) + s) for s in suits for r in self.ranks)
         self._index = {card: i for i, card in enumerate(self.cards)}
         self.texts: tuple[str, ...] = tuple(str(c) for c in self.cards)
 

@@ -44,8 +44,13 @@ class _View:
             self.low, self.ranks = 0, 10  # kazaki: 0..9
         else:
             self.low, self.ranks = 6, 9  # durak: 6..A
-        self.hand = [_card(text) for text in obs["hand"]]
         self.table = obs["table"]
+        self._obs = obs
+
+    @property
+    def hand(self) -> list[Card]:
+        """The cards in hand (only a redeal's choice looks at them)."""
+        return [_card(text) for text in self._obs["hand"]]
 
     @property
     def late(self) -> bool:
@@ -132,13 +137,13 @@ def _defend(legal: Sequence[Action], view: _View, obs: dict[str, Any]) -> Action
     """Cover with the cheapest plan, transfer when that is cheaper, take when covering costs too much."""
     take = next(a for a in legal if a.kind == "take")
     uncovered = [_card(e["card"]) for e in view.table if e["cover"] is None]
-    options: dict[Card, list[Card]] = {a: [] for a in uncovered}
-    defends: dict[tuple[Card, Card], Action] = {}
+    options: dict[Card, list[Card]] = {a: [] for a in uncovered}  # the covers of each attack card
+    defends: dict[Card, list[Action]] = {a: [] for a in uncovered}  # and the actions, in the same order
     for action in legal:
         if action.kind == "defend":
             attack, cover = action.cards
             options[attack].append(cover)
-            defends[attack, cover] = action
+            defends[attack].append(action)
     plan = _cover_plan(options, view)
     transfer = _cheap_transfer(legal, plan, view)
     if transfer is not None:
@@ -147,7 +152,8 @@ def _defend(legal: Sequence[Action], view: _View, obs: dict[str, Any]) -> Action
         return take
     # The plan is fixed and the order does not change it: cover the strongest attack card first.
     attack = max(plan, key=view.value)
-    return defends[attack, plan[attack]]
+    return defends[attack][options[attack].index(plan[attack])]
+
 
 def _should_take(plan: dict[Card, Card], view: _View) -> bool:
     """Take rather than spend a high trump, or two trumps, while the stock is large and the table small."""
@@ -157,6 +163,7 @@ def _should_take(plan: dict[Card, Card], view: _View) -> bool:
     costly = any(view.is_high(c) for c in trumps) or len(trumps) >= 2
     pickup = sum(1 + (e["cover"] is not None) for e in view.table)
     return costly and pickup <= TAKE_AT_MOST
+
 
 def _cheap_transfer(legal: Sequence[Action], plan: dict[Card, Card] | None, view: _View) -> Action | None:
     """A transfer with plain cards only, when the defence would need a trump (or is impossible) or when
@@ -186,12 +193,14 @@ def _throw_in(legal: Sequence[Action], view: _View, obs: dict[str, Any]) -> Acti
         return _pass(legal)
     return min(candidates, key=lambda a: view.value(a.cards[0]))
 
+
 def _may_throw(card: Card, view: _View) -> bool:
     if view.is_trump(card):
         return False
     if view.late:
         return True
     return view.is_low(card) or (not view.early and not view.is_high(card))
+
 
 def _withdraw(legal: Sequence[Action], view: _View, obs: dict[str, Any]) -> Action:
     """Take back a thrown-in trump or high card rather than hand it to the taker (KZ-17 step 2)."""
@@ -210,7 +219,6 @@ def _redeal(legal: Sequence[Action], view: _View, obs: dict[str, Any]) -> Action
         if len(cards) >= 5 and suit != view.trump and _weak(cards, view):
             return next(a for a in legal if a.kind == "demand_redeal")
     return _pass(legal)
-
 
 
 def _weak(cards: Iterable[Card], view: _View) -> bool:
