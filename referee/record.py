@@ -83,6 +83,10 @@ def record_from_dict(data: Any) -> GameRecord:
     if not all(isinstance(a, str) for a in actions):
         raise RecordError("record field 'actions' must be a list of action texts")
     seats = get("seats", int)
+    bots = get("bots", list)
+    if len(bots) != seats or not all(isinstance(b, str) for b in bots):
+        raise RecordError(f"record field 'bots' must name the bot of each of the {seats} seats (a list of {seats} "
+                          f"texts)")
     for f in faults:
         if not 0 <= f.seat < seats or not 0 <= f.decision <= len(actions):
             raise RecordError(f"record field 'faults': seat {f.seat} at decision {f.decision} is not a seat and a "
@@ -93,7 +97,7 @@ def record_from_dict(data: Any) -> GameRecord:
         seed=get("seed", int),
         dealer=get("dealer", int),
         options=get("options", dict),
-        bots=[str(b) for b in get("bots", list)],
+        bots=list(bots),
         actions=actions,
         policy=get("policy", str),
         result=_result(get("result", dict), faults),

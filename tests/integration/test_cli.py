@@ -268,6 +268,19 @@ def test_replay_table_and_verbose(runner: CliRunner, tmp_path: Path) -> None:
     assert "attacks with" in narrated
 
 
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--html", "out.html"]])
+def test_a_record_with_a_bot_missing_is_one_line(runner: CliRunner, tmp_path: Path, extra: list[str]) -> None:
+    """Bots of a record are not checked against anything, but their count is: one bot short was a traceback."""
+    path = tmp_path / "game.json"
+    ok(runner, *PLAY, "--seed", "7", "--record", str(path))
+    data = json.loads(path.read_text())
+    data["bots"] = data["bots"][:1]
+    path.write_text(json.dumps(data))
+    html = [str(tmp_path / e) if e.endswith(".html") else e for e in extra]
+    assert_one_line_error(run(runner, "replay", str(path), *html), "'bots' must name the bot of each of the 2 seats")
+    assert not (tmp_path / "out.html").exists()
+
+
 def test_on_fault_continue_is_recorded(runner: CliRunner) -> None:
     data = ok_json(runner, *PLAY, "--seed", "7", "--on-fault", "continue", "--json")
     assert data["policy"] == "continue"

@@ -255,6 +255,16 @@ def test_mistyped_field_is_named(tmp_path: Path, field: str, value: Any) -> None
         read_record(write_json(tmp_path, data))
 
 
+@pytest.mark.parametrize("bots", [["a"], ["a", "b", "c", "d"], [1, 2, 3], ["a", "b", None], []])
+def test_bots_must_name_one_bot_per_seat(tmp_path: Path, bots: list[Any]) -> None:
+    """A record whose bots do not match its seats was a traceback in ``replay`` (an IndexError), or a name made up."""
+    data = record_dict()
+    assert data["seats"] == 3
+    data["bots"] = bots
+    with pytest.raises(RecordError, match="'bots' must name the bot of each of the 3 seats"):
+        read_record(write_json(tmp_path, data))
+
+
 @pytest.mark.parametrize("actions", [[1, 2], ["take", None], [["attack(6C)"]]])
 def test_actions_must_be_strings(tmp_path: Path, actions: list[Any]) -> None:
     data = record_dict()
