@@ -113,8 +113,12 @@ class Store:
         until it is migrated; 2, compact rows."""
         try:
             old = is_schema1(self.db)
+            stated = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
+        if stated is not None and str(stated[0]).isdecimal() and int(stated[0]) > SCHEMA_VERSION:
+            raise StorageError(f"{self.path} is at schema {int(stated[0])}, written by a newer referee; this one reads "
+                               f"schemas 1 and {SCHEMA_VERSION}: use the newer referee (nothing was changed)")
         self.schema = 1 if old else SCHEMA_VERSION
         #: the reader of an older database's games, until it is migrated (None: it is at schema 2)
         self.old = Schema1(self.db, self.path) if old else None

@@ -165,3 +165,23 @@ def test_an_interrupted_migration_leaves_schema_1(tmp_path: Path, monkeypatch: p
         store.lock()
         assert store.schema == 2
     assert schema_of(path)[0] == "2"
+
+
+@pytest.mark.parametrize("command", [["table"], ["games"], ["verify"], ["record", "t1.d0.r0"], ["resume"],
+                                     ["report", "-o", "{tmp}/report.html"]])
+def test_a_database_of_a_newer_schema_is_refused_and_left_as_it_is(tmp_path: Path, command: list[str]) -> None:
+    """A database that says it is at a schema newer than this referee's was read, and written, as schema 2."""
+    path = tmp_path / "t.db"
+    invoke("tournament", "run", "durak", "-b", "random", "-b", "first", "--games", "1", "--seed", "1", "--db",
+           str(path), "--workers", "1", "--json")
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    db.close()
+    before = dump(path)
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    result = CliRunner().invoke(app, ["tournament", args[0], str(path), *args[1:]], catch_exceptions=False)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stderr.splitlines() == [f"referee: error: {path} is at schema 3, written by a newer referee; this "
+                                          "one reads schemas 1 and 2: use the newer referee (nothing was changed)"]
+    assert dump(path) == before and not (tmp_path / "report.html").exists()
