@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import secrets
 import sys
 import time
@@ -25,7 +24,7 @@ from ..errors import ConfigError
 from ..plugins import Registry
 from ..terminal import printable
 from ..wirelog import WireLog
-from .common import cli_registry, parse_options, print_json
+from .common import check_writable, cli_registry, parse_options, print_json
 from .options import BOT_ENV, BOT_FILE_SIZE, BOT_MEMORY, BOT_PROCESSES, SANDBOX, WIRE_LOG, sandbox_for
 
 __all__ = ["check", "program_for"]
@@ -92,8 +91,8 @@ def check(
         return
     if spec is None:
         raise ConfigError("referee check needs a bot SPEC, like 'cmd:python3 mybot.py' (or --list)")
-    if report is not None and not (report.parent.is_dir() and os.access(report.parent, os.W_OK)):
-        raise ConfigError(f"cannot write the report to {report}: its folder does not exist or is not writable")
+    if report is not None:
+        check_writable(report, "the report")
     registry = cli_registry()
     argv, name = program_for(spec, registry)
     parsed = parse_spec(spec, registry)  # its prefix: name= and cwd= are honoured, the cases time the bot

@@ -11,6 +11,7 @@ their tables ``tables.py``'s.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -31,8 +32,9 @@ from ..terminal import printable
 if TYPE_CHECKING:
     from ..plugins import Registry
 
-__all__ = ["CliContext", "Command", "LazyGroup", "RefereeGroup", "cli_registry", "command_tree", "interrupt_said",
-           "one_line_errors", "one_of", "option_given", "parse_options", "print_json", "say_interrupted", "warn"]
+__all__ = ["CliContext", "Command", "LazyGroup", "RefereeGroup", "check_writable", "cli_registry", "command_tree",
+           "interrupt_said", "one_line_errors", "one_of", "option_given", "parse_options", "print_json",
+           "say_interrupted", "warn"]
 
 
 class _NamedArgument(TyperArgument):
@@ -156,6 +158,15 @@ def say_interrupted(line: str = "referee: interrupted") -> None:
 
 def interrupt_said() -> bool:
     return _interrupt_said
+
+
+def check_writable(path: Path, what: str) -> None:
+    """ConfigError, before any work, when ``what`` (a file the command will write, ``the record``) cannot be
+    written to ``path``: a folder is there, or its folder does not exist or is not writable."""
+    if path.is_dir():
+        raise ConfigError(f"cannot write {what} to {path}: it is a folder (give a file name)")
+    if not (path.parent.is_dir() and os.access(path.parent, os.W_OK)):
+        raise ConfigError(f"cannot write {what} to {path}: its folder does not exist or is not writable")
 
 
 def warn(line: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from ..record import read_record, replay, write_record
 from ..said import said_to_dict
 from ..terminal import printable
 from ..wirelog import WireLog
-from .common import cli_registry, parse_options, print_json
+from .common import check_writable, cli_registry, parse_options, print_json
 from .options import (
     BOT_ENV,
     BOT_FILE_SIZE,
@@ -159,8 +158,8 @@ def play(
     check_policy(on_fault)
     if not 0 <= dealer < len(bot):
         raise ConfigError(f"--dealer must be a seat between 0 and {len(bot) - 1}, got {dealer}")
-    if record is not None and not (record.parent.is_dir() and os.access(record.parent, os.W_OK)):
-        raise ConfigError(f"cannot write the record to {record}: its folder does not exist or is not writable")
+    if record is not None:
+        check_writable(record, "the record")
     wires = WireLog(wire_log) if wire_log is not None else None  # opened now: a bad path is refused before a game
     confined = (sandbox_for(sandbox, bot_memory, bot_processes, bot_file_size, bot_env)
                 .with_hidden([*([record.resolve()] if record else []), *([wires.path] if wires else [])])
@@ -216,9 +215,7 @@ def replay_cmd(
     """Re-play a game record and print its result; a record that does not replay is an error."""
     registry = cli_registry()
     if html is not None:
-        from ..html import check_writable  # Jinja2 only when a page is asked for
-
-        check_writable(html)
+        check_writable(html, "the replay page")
     stored = read_record(file)
     game = registry.game(stored.game)
     out = sys.stderr if json_out else sys.stdout

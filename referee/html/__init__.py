@@ -5,7 +5,7 @@ Every page is one self-contained file: its CSS, its script and its data are inli
 is viewed (docs/HTML.md).
 """
 
-from .page import check_writable, environment, json_for_script, write_page
+from .page import environment, json_for_script, write_page
 from .replay import replay_data, replay_html
 
-__all__ = ["check_writable", "environment", "json_for_script", "replay_data", "replay_html", "write_page"]
+__all__ = ["environment", "json_for_script", "replay_data", "replay_html", "write_page"]

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from ..errors import ConfigError
 
-__all__ = ["check_writable", "environment", "json_for_script", "static", "write_page"]
+__all__ = ["environment", "json_for_script", "static", "write_page"]
 
 
 @cache
@@ -50,13 +50,6 @@ def json_for_script(data: Any) -> str:
         .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     # A lone surrogate (a damaged record's text) cannot be written as UTF-8: JSON's escape keeps it a string.
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def check_writable(path: str | Path) -> None:
-    """ConfigError, before any work, when ``path``'s folder does not exist or cannot be written."""
-    folder = Path(path).parent
-    if not (folder.is_dir() and os.access(folder, os.W_OK)):
-        raise ConfigError(f"cannot write {path}: its folder does not exist or is not writable")
 
 
 def write_page(text: str, path: str | Path) -> None:

@@ -461,3 +461,26 @@ def test_play_json_seats_carry_their_final_title_in_koroli52(runner: CliRunner) 
     assert [s["title"] for s in data["seats"]] == data["result"]["titles"]
     assert [s["emperor"] for s in data["seats"]].count(True) <= 1
     assert "team" not in data["seats"][0]
+
+
+@pytest.mark.parametrize(("command", "what"), [
+    ([*PLAY, "--seed", "7", "--record", "{folder}"], "the record"),
+    (["replay", "{game}", "--html", "{folder}"], "the replay page"),
+    (["check", "cmd:python3 -m bots.random", "--game", "durak", "--cases", "3.2", "--report", "{folder}"],
+     "the report"),
+    (["tournament", "record", "{db}", "t1.d0.r0", "-o", "{folder}"], "the record"),
+    (["tournament", "record", "{db}", "t1.d0.r0", "--html", "{folder}"], "the replay page"),
+    (["tournament", "report", "{db}", "-o", "{folder}"], "the report"),
+])
+def test_an_output_path_that_is_a_folder_is_refused_before_any_work(
+        runner: CliRunner, tmp_path: Path, command: list[str], what: str) -> None:
+    """Each was refused only after the game, the cases or the report were done ("Is a directory")."""
+    game, db, folder = tmp_path / "game.json", tmp_path / "t.db", tmp_path / "out"
+    folder.mkdir()
+    ok(runner, *PLAY, "--seed", "7", "--record", str(game))
+    ok(runner, "tournament", "run", "durak", "-b", "random", "-b", "first", "--games", "1", "--seed", "1", "--db",
+       str(db), "--workers", "1", "--json")
+    args = [a.format(folder=folder, game=game, db=db) for a in command]
+    result = run(runner, *args)
+    assert_one_line_error(result, f"cannot write {what} to {folder}: it is a folder (give a file name)")
+    assert result.stdout == "" and list(folder.iterdir()) == []  # refused before a game was played or a page written

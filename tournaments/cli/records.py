@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from referee.cli.common import cli_registry, print_json
+from referee.cli.common import check_writable, cli_registry, print_json
 from referee.errors import ConfigError
 from referee.record import record_from_dict, record_text, write_record
 from referee.terminal import printable
@@ -31,6 +31,9 @@ def record(
 
     Example: referee tournament record tournament.db t0.d3.r1 -o game.json && referee replay game.json -v
     """
+    for path, what in ((html, "the replay page"), (out, "the record")):
+        if path is not None:
+            check_writable(path, what)
     registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:
         store.tournament()
@@ -39,9 +42,8 @@ def record(
         raise ConfigError(f"no game {key!r} in {db} (see 'referee tournament games {db}' for the keys)")
     stored = record_from_dict(data)  # a damaged row is a RecordError here, not a file replay chokes on
     if html is not None:
-        from referee.html import check_writable, replay_html, write_page
+        from referee.html import replay_html, write_page
 
-        check_writable(html)
         write_page(replay_html(stored, cli_registry().game), html)
     if out is not None:
         write_record(stored, out)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from referee.cli.common import cli_registry
+from referee.cli.common import check_writable, cli_registry
 
 from ..report_html import DEFAULT_REPLAYS, write_report
 from ..storage import Store
@@ -29,9 +29,7 @@ def report(
 
     Example: referee tournament report tournament.db -o report.html
     """
-    from referee.html import check_writable
-
-    check_writable(out)
+    check_writable(out, "the report")
     registry = cli_registry()
     with Store(db, create=False, readonly=True) as store:
         store.tournament()
