@@ -10,13 +10,13 @@ runner reads :attr:`FaultKind.ends_process`, and every reader of a stored fault 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import FaultKind, ParseError
 
-__all__ = ["FAULT_KINDS", "Fault", "FaultKind"]
+__all__ = ["FAULT_KINDS", "Fault", "FaultKind", "fault_words"]
 
 #: Every kind's word, in the order of the members (filters and menus list them so).
 FAULT_KINDS: tuple[str, ...] = tuple(str(kind) for kind in FaultKind)
@@ -48,3 +48,17 @@ class Fault:
             raise ParseError("a fault must be an object {seat, kind, decision, message} with whole numbers for "
                              "seat and decision")
         return cls(seat, FaultKind.parse(data.get("kind")), decision, message)
+
+
+def fault_words(faults: Iterable[Fault]) -> list[str]:
+    """A game's faults in short, for people: per seat and kind in the order they first happened, how many and the
+    first's decision (``seat 1 illegal ×49, the first at decision 0``): a bot playing on under ``--on-fault continue``
+    may fault at every move."""
+    first: dict[tuple[int, str], int] = {}
+    count: dict[tuple[int, str], int] = {}
+    for f in faults:
+        key = f.seat, str(f.kind)
+        first.setdefault(key, f.decision)
+        count[key] = count.get(key, 0) + 1
+    return [f"seat {seat} {kind}" + (f" ×{count[seat, kind]}, the first" if count[seat, kind] > 1 else "")
+            + f" at decision {d}" for (seat, kind), d in first.items()]

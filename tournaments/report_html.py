@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from protocol.faults import FAULT_KINDS, FaultKind
+from protocol.faults import FAULT_KINDS, FaultKind, fault_words
 from referee.botspec import spec_settings
 from referee.engine import Game
 from referee.html import environment, replay_html, write_page
@@ -133,21 +133,10 @@ def _listed(r: GameRow, href: str | None) -> dict[str, Any]:
     if href is not None and first is not None:
         href += f"#d={first}"
     return {"key": r.key, "seq": r.seq, "bots": list(r.seating), "places": list(r.places),
-            "decisions": r.decisions, "faults": _fault_words(r),
+            "decisions": r.decisions, "faults": fault_words(r.faults),
             "href": href,
             "row": {"s": r.seq, "b": list(r.seating), "p": list(r.places), "d": r.decisions,
                     "f": [[f.seat, str(f.kind)] for f in r.faults]}}
-
-
-def _fault_words(r: GameRow) -> list[str]:
-    """A game's faults in short: per seat and kind, how many and the first's decision."""
-    first: dict[tuple[int, str], int] = {}
-    count: Counter[tuple[int, str]] = Counter()
-    for f in r.faults:
-        first.setdefault((f.seat, str(f.kind)), f.decision)
-        count[f.seat, str(f.kind)] += 1
-    return [f"seat {seat} {kind}" + (f" ×{count[seat, kind]}, the first" if count[seat, kind] > 1 else "")
-            + f" at decision {d}" for (seat, kind), d in first.items()]
 
 
 def move_limits(config: TournamentConfig) -> dict[str, int]:

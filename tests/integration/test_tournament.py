@@ -191,6 +191,8 @@ def test_a_faulting_bot_is_listed_with_its_stderr_in_the_record(tmp_path: Path) 
     game = faulted[0]
     seat = game["faults"][0]["seat"]
     assert game["bots"][seat] == "crash_midgame"
+    listed = ok("games", str(db), "--faults", "--format", "csv").stdout.splitlines()
+    assert listed[1].endswith(f",seat {seat} crash at decision {game['faults'][0]['decision']}")
     printed = json.loads(ok("record", str(db), game["key"]).stdout)
     assert "crash_midgame: exiting at request 6" in printed["stderr"][str(seat)]
     assert printed["faults"] == game["faults"]

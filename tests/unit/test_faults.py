@@ -8,7 +8,7 @@ import pytest
 
 from protocol import errors
 from protocol.errors import BotCrashed, BotError, BotStalled, BotTimeout, ParseError, ProtocolViolation
-from protocol.faults import Fault, FaultKind
+from protocol.faults import Fault, FaultKind, fault_words
 from referee.match import Fault as MatchFault
 from referee.transport import MockTransport
 
@@ -78,3 +78,13 @@ def test_the_mock_transport_queues_any_bot_error() -> None:
     mock.send({"type": "hello"}, deadline=0)
     with pytest.raises(_Hungry):
         mock.receive(deadline=0)
+
+
+def test_fault_words_count_a_repeated_fault_once_with_its_first_decision() -> None:
+    """A bot playing on under --on-fault continue may fault at every move: one entry per seat and kind, in the
+    order they first happened, not one per fault (a listing's line ran to 841 characters)."""
+    faults = [Fault(1, FaultKind.ILLEGAL, d) for d in (3, 5, 9)] + [Fault(0, FaultKind.TIMEOUT, 4),
+                                                                     Fault(1, FaultKind.TIMEOUT, 12)]
+    assert fault_words(sorted(faults, key=lambda f: f.decision)) == [
+        "seat 1 illegal ×3, the first at decision 3", "seat 0 timeout at decision 4", "seat 1 timeout at decision 12"]
+    assert fault_words([]) == []

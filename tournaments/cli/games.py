@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 import typer
 
-from protocol.faults import Fault
+from protocol.faults import Fault, fault_words
 from referee.cli.tables import FORMAT_HELP, check_format, format_table
 from referee.errors import ConfigError
 
@@ -46,7 +46,7 @@ def games(
         def table_rows() -> Iterator[list[Any]]:
             for r in store.games(entrant=bot, faulted=faults):
                 yield [r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
-                       "; ".join(f"seat {f.seat} {f.kind}" for f in r.faults) or "-"]
+                       "; ".join(fault_words(r.faults)) or "-"]
 
         headers = ["key", "bots (by seat)", "places", "decisions", "faults"]
         if fmt in ("csv", "tsv"):
