@@ -189,11 +189,10 @@ class Store:
         stored = self.config()
         if stored is not None:
             if stored != config:
-                diff = sorted(k for k in set(stored) | set(config) if stored.get(k) != config.get(k))
-                raise StorageError(
-                    f"{self.path} holds a different tournament (differs in: {', '.join(diff)}); "
-                    f"use 'referee tournament resume {self.path}' to continue it, or another --db"
-                )
+                secret = isinstance(stored.get("extra"), dict) and stored["extra"].get("seed") == "drawn"
+                diff = "; ".join(config_differences(stored, config, secret_seed=secret))
+                raise StorageError(f"{self.path} holds a different tournament ({diff}); use 'referee tournament "
+                                   f"resume {self.path}' to continue it, or another --db")
             return
         try:
             with self.db:
@@ -506,6 +505,35 @@ class Store:
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
 
+
+
+def config_differences(stored: Mapping[str, Any], given: Mapping[str, Any], *, secret_seed: bool = False,
+                       prefix: str = "") -> list[str]:
+    """Where a stored configuration and a given one differ, each as ``field: stored X, given Y`` (a field within
+    ``extra`` or ``options`` by its path, ``extra.sprt.elo1``; long values cut short). The stored ``seed`` is not
+    shown when it was drawn in secret (``secret_seed``), nor ever a deal key: either would tell the deals."""
+    def shown(value: Any) -> str:
+        text = "none" if value is _ABSENT else json.dumps(value, ensure_ascii=False, sort_keys=True)
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    out = []
+    for key in sorted(set(stored) | set(given), key=str):
+        old, new = stored.get(key, _ABSENT), given.get(key, _ABSENT)
+        if old == new:
+            continue
+        name = f"{prefix}{key}"
+        if isinstance(old, Mapping) and isinstance(new, Mapping):
+            out += config_differences(old, new, secret_seed=secret_seed, prefix=f"{name}.")
+        elif name == "extra.deal_key":
+            out.append(f"{name}: stored and given differ")
+        elif name == "seed" and secret_seed:
+            out.append(f"seed: stored in secret, given {shown(new)}")
+        else:
+            out.append(f"{name}: stored {shown(old)}, given {shown(new)}")
+    return out
+
+
+_ABSENT = object()  # a field one configuration has and the other has not
 
 
 def body_faults(body: Any, seats: int) -> tuple[Fault, ...] | None:

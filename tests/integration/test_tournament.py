@@ -399,7 +399,7 @@ def test_a_db_of_another_configuration_is_refused(played: tuple[Path, dict[str, 
     db, _, _ = played
     before = snapshot(db)
     line = assert_one_line_error(referee(*RUN[:-1], "21", "--db", str(db), "--workers", "1"), "games", "resume")
-    assert "differs in: games)" in line
+    assert "different tournament (games: stored 20, given 21);" in line
     assert snapshot(db) == before
 
 

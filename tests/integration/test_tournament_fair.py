@@ -53,7 +53,8 @@ def test_without_seed_a_secret_seed_is_drawn_stored_and_the_same_command_continu
     assert stored_config(first) == config
     assert f"games, seed {config['seed']}" in again.stdout  # shown once every game is played
     other = run(first, "--on-fault", "continue")
-    assert other.returncode == 2 and "differs in: policy)" in other.stderr  # only what really differs is named
+    assert other.returncode == 2  # only what really differs is named, the secret seed not at all
+    assert 'different tournament (policy: stored "forfeit", given "continue");' in other.stderr
 
 
 def test_the_seed_is_not_shown_before_the_tournament_is_complete(tmp_path: Path) -> None:

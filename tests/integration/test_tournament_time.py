@@ -84,7 +84,7 @@ def test_an_old_database_continues_resumes_and_reads_as_before(tmp_path: Path) -
 def test_a_time_bank_on_an_old_database_is_another_tournament(tmp_path: Path) -> None:
     db = old_database(tmp_path / "old.db")
     line = one_line_error(*RUN, "--db", str(db), "--time-bank", "500")
-    assert "holds a different tournament (differs in: time_bank_ms)" in line
+    assert "holds a different tournament (time_bank_ms: stored none, given 500);" in line
     assert stored_row(db) == OLD_ROW
 
 
