@@ -2,7 +2,9 @@
 
 Importing the commands takes most of a second (typer, the games, the plugins). A ^C in that time is ``referee:
 interrupted`` and exit code 130, as it is once a command runs (``referee.cli.common.one_line_errors``), not a
-traceback.
+traceback. A SIGTERM (``kill``, a service manager, a container stopping) takes the same way: the command unwinds
+as from a ^C (a tournament stores what it has and says how to resume), then exits with 143, 128 + SIGTERM. A second
+SIGTERM ends the process at once.
 """
 
 from __future__ import annotations
@@ -12,12 +14,20 @@ import sys
 from types import FrameType
 
 _interrupted = False  # a ^C came
+_terminated = False  # a SIGTERM came
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
     global _interrupted
     _interrupted = True
     signal.default_int_handler(signum, frame)  # KeyboardInterrupt, as always
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    global _terminated
+    _terminated = True
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one while this one unwinds: the default, at once
+    raise KeyboardInterrupt  # the ^C path: every command already unwinds from it
 
 
 def _forget_caught_interrupt() -> None:
@@ -39,6 +49,8 @@ def main() -> None:
         sys.exit(0)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where ^C is ignored (nohup, &)
         signal.signal(signal.SIGINT, _on_sigint)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         try:
             from .cli import main as run
@@ -46,12 +58,14 @@ def main() -> None:
             run()
         except KeyboardInterrupt:
             sys.stderr.write("referee: interrupted\n")
-            sys.exit(130)
+            sys.exit(143 if _terminated else 130)
         except SystemExit as exc:
             # typer turns a ^C while it reads the command line (it imports pydantic then) into exit code 130
             # and says nothing
-            if exc.code == 130 and _interrupted and not _said():
+            if exc.code == 130 and (_interrupted or _terminated) and not _said():
                 sys.stderr.write("referee: interrupted\n")
+            if exc.code == 130 and _terminated:
+                sys.exit(143)
             raise
     finally:
         _forget_caught_interrupt()

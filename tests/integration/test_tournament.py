@@ -228,6 +228,29 @@ def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(tmp_path: Path
     assert ok_json("resume", str(db), "--json")["games"] == 900
 
 
+def test_sigterm_stops_a_run_as_ctrl_c_does_and_resume_completes(tmp_path: Path) -> None:
+    """A service manager's or a container's stop (SIGTERM) ended a run with no word (exit 143, no resume hint)."""
+    db = tmp_path / "t.db"
+    command = [sys.executable, "-m", "referee", "tournament", "run", "kazaki", "--games", "300", "--workers", "2",
+               "--db", str(db)]
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stderr is not None
+    lines = [proc.stderr.readline()]  # the header
+    while "(10%)" not in lines[-1]:  # as in the test above: 810 games are left to play
+        lines.append(proc.stderr.readline())
+        assert lines[-1].startswith(tuple("0123456789")), lines
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=TIMEOUT)
+    stored = len(snapshot(db))
+    assert proc.returncode == 143 and out == "", (proc.returncode, err)
+    assert err.splitlines()[-1] == (f"referee: interrupted; {stored} games are stored. Continue with: referee "
+                                    f"tournament resume {db}")
+    assert "Traceback" not in err and 90 <= stored < 900
+    assert ok_json("verify", str(db), "--json")["ok"] is True
+    assert ok_json("resume", str(db), "--json")["games"] == 900
+
+
 def test_resume_of_a_finished_tournament_plays_nothing(played: tuple[Path, dict[str, Any], str]) -> None:
     db, report, _ = played
     before = snapshot(db)
