@@ -401,6 +401,15 @@ def probe() -> str | None:
     return None
 
 
+def check_env(env: Sequence[str]) -> None:
+    """``--bot-env``'s items: ConfigError for one that is not NAME=VALUE or NAME (a letter or ``_`` first, then
+    letters, digits and ``_``)."""
+    for item in env:
+        name = item.partition("=")[0]
+        if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
+            raise ConfigError(f"--bot-env takes NAME=VALUE or NAME, got {item!r}")
+
+
 def resolve(mode: str, *, warn: Callable[[str], None], memory_mb: int = DEFAULT_MEMORY_MB,
             processes: int = DEFAULT_PROCESSES, file_size_mb: int = DEFAULT_FILE_SIZE_MB,
             env: Sequence[str] = ()) -> Sandbox:
@@ -408,10 +417,7 @@ def resolve(mode: str, *, warn: Callable[[str], None], memory_mb: int = DEFAULT_
     falls back to none with one ``warn`` line."""
     if mode not in MODES:
         raise ConfigError(f"--sandbox takes {', '.join(MODES)}, got {mode!r}")
-    for item in env:
-        name = item.partition("=")[0]
-        if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
-            raise ConfigError(f"--bot-env takes NAME=VALUE or NAME, got {item!r}")
+    check_env(env)
     sandbox = Sandbox(mode != "off", memory_mb, processes, file_size_mb, tuple(env))
     if mode == "off":
         return sandbox

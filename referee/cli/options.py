@@ -13,7 +13,7 @@ from ..clock import MAX_MS
 from ..errors import ConfigError
 from ..match import POLICIES
 from ..said import DEBUG_BUDGET
-from ..sandbox import DEFAULT_FILE_SIZE_MB, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, MODES, Sandbox, resolve
+from ..sandbox import DEFAULT_FILE_SIZE_MB, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, MODES, Sandbox, check_env, resolve
 from .common import one_of, warn
 
 __all__ = ["BOT_ENV", "BOT_FILE_SIZE", "BOT_MEMORY", "BOT_PROCESSES", "DEBUG_BUDGET_OPTION", "GAME_OPTION",
@@ -42,14 +42,25 @@ DEBUG_BUDGET_OPTION = typer.Option(str(DEBUG_BUDGET), "--debug-budget", metavar=
 SANDBOX = typer.Option("auto", "--sandbox", metavar="auto|on|off", callback=one_of(MODES),
                        help="Run each program bot in the bwrap sandbox (docs/SECURITY.md): auto uses it where it "
                             "works (else one warning), on refuses to run without it, off runs bots unconfined.")
-BOT_ENV = typer.Option([], "--bot-env", metavar="NAME[=VALUE]",
+def _checked_env(items: list[str]) -> list[str]:
+    """``--bot-env``, checked as it is read: also when no program bot is seated (none would get it)."""
+    try:
+        check_env(items)
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("--bot-env ")) from None
+    return items
+
+
+BOT_ENV = typer.Option([], "--bot-env", metavar="NAME[=VALUE]", callback=_checked_env,
                        help="Give program bots this variable (NAME alone: the referee's value); repeatable. "
                             "Sandboxed bots get only PATH, LANG, LANGUAGE, LC_*, TZ, HOME=/tmp, TMPDIR=/tmp and "
                             "these.")
 BOT_MEMORY = typer.Option(DEFAULT_MEMORY_MB, "--bot-memory", min=0, metavar="MB",
-                          help="Sandbox: address space of each bot process, MB (0: no limit).")
+                          help="Sandbox: the memory of a bot, MB: with cgroups all its processes together, and "
+                               "always the address space of each (0: no limit).")
 BOT_PROCESSES = typer.Option(DEFAULT_PROCESSES, "--bot-processes", min=0, metavar="N",
-                             help="Sandbox: processes and threads of the bot (0: no limit; root is exempt).")
+                             help="Sandbox: processes and threads of a bot (0: no limit; without the pids cgroup "
+                                  "the kernel exempts root).")
 BOT_FILE_SIZE = typer.Option(DEFAULT_FILE_SIZE_MB, "--bot-file-size", min=0, metavar="MB",
                              help="Sandbox: the largest file a bot writes, and the size of its private /tmp, MB "
                                   "(0: no limit).")

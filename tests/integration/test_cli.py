@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import typer
+from cli_process import run_referee
 from typer.testing import CliRunner
 
 from referee.cli import app
@@ -484,3 +485,17 @@ def test_an_output_path_that_is_a_folder_is_refused_before_any_work(
     result = run(runner, *args)
     assert_one_line_error(result, f"cannot write {what} to {folder}: it is a folder (give a file name)")
     assert result.stdout == "" and list(folder.iterdir()) == []  # refused before a game was played or a page written
+
+
+@pytest.mark.parametrize("command", [PLAY, ["tournament", "run", "durak", "-b", "random", "-b", "first", "--db",
+                                            "{tmp}/t.db"]])
+@pytest.mark.parametrize("item", ["1BAD=x", "=x", "A-B"])
+def test_a_bad_bot_env_is_refused_even_without_a_program_bot(tmp_path: Path, command: list[str], item: str) -> None:
+    """--bot-env was checked only when a program bot was seated: with in-process bots any text was taken."""
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    done = run_referee(*args, "--bot-env", item)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"referee: error: Invalid value for '--bot-env': takes NAME=VALUE or NAME, "
+                                        f"got {item!r} (see 'python -m referee "
+                                        f"{'play' if args[0] == 'play' else 'tournament run'} --help')"]
+    assert not (tmp_path / "t.db").exists()
