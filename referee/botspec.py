@@ -153,6 +153,8 @@ def parse_spec(spec: str, registry: Registry) -> BotSpec:
                                       settings=bot_settings), settings, spec)
     path = where / rest
     if os.sep in rest or path.exists():
+        if path.is_dir():
+            raise ConfigError(f"bot {spec!r} is a folder, not a program (give the program's file, or 'cmd:COMMAND')")
         if not path.is_file():
             raise ConfigError(f"bot {spec!r}: no such file" + (f" in {cwd}" if cwd is not None else ""))
         if not os.access(path, os.X_OK):

@@ -122,10 +122,18 @@ def test_a_file_that_is_not_executable_is_refused_with_the_fix(tmp_path: Path) -
                                  f"{bot}')")
 
 
-@pytest.mark.parametrize("where", ["missing/bot", "."])
-def test_a_path_that_is_no_file_is_refused(where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_path_that_is_no_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(ConfigError, match=rf"^bot {where!r}: no such file$"):
+    with pytest.raises(ConfigError, match=r"^bot 'missing/bot': no such file$"):
+        parse_spec("missing/bot", registry())
+
+
+@pytest.mark.parametrize("where", [".", "sub", "sub/"])
+def test_a_folder_is_refused_as_a_folder(where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder was refused as 'no such file', which it plainly is not."""
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=rf"^bot {where!r} is a folder, not a program \(give the program's file"):
         parse_spec(where, registry())
 
 
