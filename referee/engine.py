@@ -149,11 +149,12 @@ class Game(ABC):
                 raise ConfigError(f"game {self.id!r} has no option {key!r} (its options: {names})")
         return {name: (o.validate(given[name]) if name in given else o.default) for name, o in known.items()}
 
-    def check_seats(self, seats: int) -> None:
+    def check_seats(self, seats: int, given_by: str = "") -> None:
+        """ConfigError when the game is not played by ``seats`` players; ``given_by`` says where that number came
+        from (``" (--seats)"``)."""
         if not self.min_seats <= seats <= self.max_seats:
-            raise ConfigError(
-                f"game {self.id!r} is for {self.min_seats}-{self.max_seats} players, got {seats}"
-            )
+            allowed = f"{self.min_seats}" if self.min_seats == self.max_seats else f"{self.min_seats}-{self.max_seats}"
+            raise ConfigError(f"game {self.id!r} is for {allowed} players, got {seats}{given_by}")
 
     def new_state(
         self, seats: int, seed: int, options: Mapping[str, object] | None = None, *, dealer: int = 0

@@ -280,7 +280,7 @@ def test_list_needs_no_bot() -> None:
     ([zoo("_declares.py"), "-o", "lyusya=lose"], "-o lyusya: no game checked (durak) has that option"),
     ([zoo("_declares.py"), "-o", "transfer=maybe"], "transfer"),
     ([zoo("_declares.py"), "-o", "transfer"], "--option takes KEY=VALUE"),
-    (["random", "--game", "durak", "--seats", "9"], "game 'durak' is for 2-6 players, got 9"),
+    (["random", "--game", "durak", "--seats", "9"], "game 'durak' is for 2-6 players, got 9 (--seats)"),
 ])
 def test_usage_and_harness_errors_are_one_line_and_exit_2(args: list[str], fragment: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "referee", "check", *args, "--seed", "1"], cwd=ROOT,

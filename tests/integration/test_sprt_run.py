@@ -190,6 +190,20 @@ def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path: Path, args: list[
     assert not (tmp_path / "s.db").exists()
 
 
+@pytest.mark.parametrize(("args", "line"), [
+    (["koroli", "-c", "heuristic", "-B", "random"],
+     "game 'koroli' is for 4 players, got 2 (without a --field the candidate plays the baseline alone, at 2 seats: "
+     "give --seats and a --field of the other bots)"),
+    (["durak", "-c", "heuristic", "-B", "random", "-k", "9"], "game 'durak' is for 2-6 players, got 9 (--seats)"),
+])
+def test_a_seat_count_the_game_does_not_take_names_where_it_came_from(tmp_path: Path, args: list[str],
+                                                                      line: str) -> None:
+    """Before, 'game 'koroli' is for 4-4 players, got 2' for an SPRT without --field, which never said --seats."""
+    result = cli(*args, "--db", str(tmp_path / "s.db"))
+    assert result.exit_code == 2 and result.stderr.splitlines() == [f"referee: error: {line}"]
+    assert not (tmp_path / "s.db").exists()
+
+
 def test_the_command_decides_prints_and_resumes(tmp_path: Path) -> None:
     db = str(tmp_path / "s.db")
     args = ["durak", "-c", "heuristic", "-B", "random", "--elo1", "50", "--seed", "3", "--db", db, "-w", "1"]

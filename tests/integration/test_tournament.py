@@ -398,7 +398,8 @@ def test_an_entrant_plays_where_its_hello_allows(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seats", ["7", "1", "0"])
 def test_seats_outside_the_games_range(tmp_path: Path, seats: str) -> None:
     db = tmp_path / "t.db"
-    assert_one_line_error(referee(*RUN[:-4], "--seats", seats, "--games", "1", "--db", str(db)), seats)
+    assert_one_line_error(referee(*RUN[:-4], "--seats", seats, "--games", "1", "--db", str(db)),
+                          f"game 'durak' is for 2-6 players, got {seats} (--seats)")
     assert not db.exists()
 
 

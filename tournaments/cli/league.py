@@ -136,7 +136,7 @@ def init(
     chosen = registry.game(game)
     options = chosen.configure(parse_options(option))
     k = seats if seats is not None else chosen.min_seats
-    chosen.check_seats(k)
+    chosen.check_seats(k, " (--seats)")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ConfigError(f"{folder} exists and is not an empty folder: give a new one")
     for spec in bot:

@@ -150,7 +150,7 @@ def run(
     names = entrant_names(specs, registry)
     k = seats if seats is not None else min(max(field + 1 if gauntlet else len(specs), chosen.min_seats),
                                             chosen.max_seats)
-    chosen.check_seats(k)
+    chosen.check_seats(k, " (--seats)")
     if gauntlet and field < k - 1:
         raise ConfigError(f"a gauntlet at {k} seats needs a field of at least {k - 1} bots (--bot), got {field}")
     if k > len(specs):

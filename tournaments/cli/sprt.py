@@ -181,7 +181,9 @@ def sprt(
         parse_spec(spec, registry)  # an unknown bot is one line here; whether it plays the game: check_programs
     k = seats if seats is not None else (2 if not field else min(max(len(field) + 1, chosen.min_seats),
                                                                    chosen.max_seats))
-    chosen.check_seats(k)
+    chosen.check_seats(k, " (--seats)" if seats is not None else  # else only 2 without a field can be out of range
+                       " (without a --field the candidate plays the baseline alone, at 2 seats: give --seats and a "
+                       "--field of the other bots)")
     if field and len(field) < k - 1 or not field and k != 2:
         raise ConfigError(f"{k} seats need a field of at least {k - 1} bots (--field), got {len(field)}"
                           + ("; without a field only two seats play (the baseline is the opponent)" if not field

@@ -347,7 +347,7 @@ class Session:
         for game_id in self.games:
             game = self.registry.game(game_id)
             if seats is not None:
-                game.check_seats(seats)
+                game.check_seats(seats, " (--seats)")
             options = game.configure({k: v for k, v in given.items() if k in {o.name for o in game.options}})
             fixed: dict[str, Any] = {k: options[k] for k in given if k in options}
             why = declared_excludes(declared_seats, declared_options, game_id, seats, fixed)
