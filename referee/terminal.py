@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["printable"]
+__all__ = ["counted", "printable"]
 
 _KEPT = {"\n", "\t"}
 
@@ -35,3 +35,8 @@ def printable(text: str, *, one_line: bool = False) -> str:
         else c
         for c in text
     )
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and a noun that takes an s in the plural: ``1 worker``, ``2 workers``, ``0 deals``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

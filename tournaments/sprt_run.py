@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.terminal import counted
+
 from .config import TournamentConfig
 from .feed import Executor
 from .played import PrefixTracker, order
@@ -49,7 +51,8 @@ class SprtState:
 
     def figures(self) -> str:
         """Deals, games, the LLR in its bounds and the Elo estimate with its 95 % interval (from the deals)."""
-        return (f"{self.deals} deals, {self.games} games: LLR {self.llr:.2f} ({self.lower:.2f}, {self.upper:.2f}); "
+        return (f"{counted(self.deals, 'deal')}, {counted(self.games, 'game')}: LLR {self.llr:.2f} "
+                f"({self.lower:.2f}, {self.upper:.2f}); "
                 f"Elo {self.elo:+.1f}, 95 % [{self.elo_low:+.1f}, {self.elo_high:+.1f}]")
 
     def verdict(self) -> str:

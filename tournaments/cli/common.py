@@ -71,7 +71,7 @@ class _Reporter:
             self.bar.__exit__(*exc)
 
     def __call__(self, progress: Progress, game: object) -> None:
-        leader = f"leader: {progress.leader}"
+        leader = f"leader: {progress.leader}" if progress.done else ""  # none before the first game
         if self.bar is not None:
             if self.task is None:
                 self.task = self.bar.add_task(self.label, total=progress.total, completed=progress.done,
@@ -88,7 +88,7 @@ class _Reporter:
             eta = progress.eta
             eta_text = f", ETA {eta:.0f} s" if eta is not None and progress.done < progress.total else ""
             print(f"{progress.done}/{progress.total} games ({100 * progress.done // max(progress.total, 1)}%)"
-                  f"{eta_text}, {leader}", file=sys.stderr, flush=True)
+                  f"{eta_text}{', ' if leader else ''}{leader}", file=sys.stderr, flush=True)
             self.last_share, self.last_line = share, now
 
 

@@ -34,6 +34,7 @@ from referee.cli.tables import format_table
 from referee.dealkey import derive_key
 from referee.errors import ConfigError, StoreLocked
 from referee.match import check_policy
+from referee.terminal import counted
 
 from ..config import Extra, TournamentConfig
 from ..executor import Placement, executor_factory
@@ -227,7 +228,7 @@ def serve(
             "" if read_only else ", over plain HTTP: a token sent through the JSON API can be read on the way "
             "(docs/LEAGUE.md)"))
     typer.echo(f"{config.game} league {folder}: serving {url} ({'read-only' if read_only else 'changes need the token'}"
-               f"), {workers} workers; ^C stops", err=True)
+               f"), {counted(workers, 'worker')}; ^C stops", err=True)
     thread.start()
     try:
         server.run(sockets=[sock])

@@ -27,6 +27,7 @@ from referee.cli.options import (
 from referee.cli.tables import FORMAT_HELP, check_format
 from referee.errors import ConfigError
 from referee.match import check_policy
+from referee.terminal import counted
 from referee.wirelog import WireLog
 
 from ..config import Extra, TournamentConfig
@@ -68,12 +69,8 @@ def size_text(config: TournamentConfig, teams: Pairing | None, asked: int | None
     1002 played: whole rounds)``."""
     tables, seatings = config.shape(teams)
     total = tables * seatings * config.games
-
-    def count(n: int, what: str) -> str:
-        return f"{n} {what}{'' if n == 1 else 's'}"
-
-    text = f"{count(total, 'game')} ({count(tables, 'table')} × {count(seatings, 'seating')} × " \
-           f"{count(config.games, 'deal')}"
+    text = f"{counted(total, 'game')} ({counted(tables, 'table')} × {counted(seatings, 'seating')} × " \
+           f"{counted(config.games, 'deal')}"
     if asked is not None and asked != total:
         text += f"; {asked} asked, {total} played: whole rounds"
     return text + ")"
@@ -175,7 +172,7 @@ def run(
     with Store(db, create=True) as store:
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {size}, "
-                   f"{'duplicate deals' if duplicate else 'independent deals'}, {workers} workers, db {db}",
+                   f"{'duplicate deals' if duplicate else 'independent deals'}, {counted(workers, 'worker')}, db {db}",
                    err=True)
         if has_programs(specs, registry):
             typer.echo(f"protections: {protections(confined.enabled)}", err=True)

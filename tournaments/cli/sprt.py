@@ -34,6 +34,7 @@ from referee.cli.options import (
 from referee.errors import ConfigError, ExecutorError
 from referee.match import check_policy
 from referee.plugins import Registry
+from referee.terminal import counted
 from referee.wirelog import WireLog
 
 from ..config import Extra, TournamentConfig
@@ -207,7 +208,8 @@ def sprt(
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
         typer.echo(f"{game}: SPRT of {names[0]} against {names[1]}"
                    + (f" with the field {', '.join(names[2:])}" if field else "") + f", {k} seats, {per_deal} "
-                   f"games a deal, at most {config.games} deals, {workers} workers, db {db}", err=True)
+                   f"games a deal, at most {counted(config.games, 'deal')}, {counted(workers, 'worker')}, db {db}",
+                   err=True)
         state = play_sprt(store, config, play_on,
                           Placement(workers, confined.with_hidden(hidden_files(db, wires)), wires, affinity,
                                     scheduler))
