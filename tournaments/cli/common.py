@@ -253,7 +253,8 @@ def hidden_files(db: Path, wire_log: WireLog | None = None) -> list[str]:
     return [path, path + "-wal", path + "-shm", path + "-journal", *([wire_log.path] if wire_log else [])]
 
 
-WORKERS = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W", help="Worker processes.")
+WORKERS = typer.Option(os.cpu_count() or 1, "--workers", "-w", min=1, metavar="W",
+                       help="Worker processes (default: this machine's CPUs).")
 AFFINITY = typer.Option("auto", "--affinity", metavar="auto|off", callback=one_of(AFFINITIES),
                         help="auto: pin each worker process and its bots to a core of its own, when there are no "
                         "more workers than cores (Linux; a request and its answer then wait for no other core), "

@@ -82,13 +82,14 @@ def run(
                                   help="An entrant: a registered bot, 'cmd:COMMAND' or a "
                                   "path, after its own settings if any ('[name=v7 move-time=500 time-bank=0 "
                                   "cwd=DIR] SPEC'). Repeat it; the same bot twice plays itself. Default: every "
-                                  "registered bot that plays GAME."),
+                                  "registered bot that plays GAME, but a person (human) and the long searcher "
+                                  "(ismcts)."),
     seats: int | None = typer.Option(None, "--seats", "-k", metavar="K", help="Seats per table (default: the number of "
                                         "entrants, within the game's range)."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-n", min=1, metavar="N",
                               help="Games per table and seating, not in all: every table (K of the entrants) plays "
                               "N deals, each under every seat rotation (team games: every seating), so 3 bots at 2 "
-                              "seats play 3 tables × 2 rotations × N games. The header says the total."),
+                              "seats play 3 tables × 2 rotations × N deals. The header says the total."),
     total_games: int | None = typer.Option(None, "--total-games", min=1, metavar="T",
                                            help="Instead of --games: play at least T games in all, the smallest N "
                                            "that gives T, rounded up to whole rounds (every table under every "
