@@ -137,6 +137,12 @@ class FaultKind(StrEnum):
         """C-7: True when the bot is not asked again in this game after this fault."""
         return bool(self._ends_process)  # type: ignore[attr-defined]
 
+    @property
+    def answered(self) -> bool:
+        """Whether the bot replied at the decision, wrongly (illegal, malformed, oversized), rather than not at all
+        (a timeout, a stall, a crash): a record's time there is then how long the referee waited."""
+        return self in (FaultKind.ILLEGAL, FaultKind.MALFORMED, FaultKind.OVERSIZED)
+
     @classmethod
     def parse(cls, word: Any) -> FaultKind:
         """The kind named ``word``; :class:`ParseError` for anything else."""

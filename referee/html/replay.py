@@ -67,7 +67,7 @@ def replay_data(record: GameRecord, find_game: Callable[[str], Game],
         "bots": list(record.bots),
         "teams": [list(t) for t in game.teams(record.seats) or ()],
         "actions": list(record.actions),
-        "faults": [{**f.to_dict(), "kind": str(f.kind),
+        "faults": [{**f.to_dict(), "kind": str(f.kind), "answered": f.kind.answered,
                     "played": record.actions[f.decision] if f.decision < len(record.actions) else None}
                    for f in record.faults],
         "result": {"places": list(result.places), "scores": [game.score_text(s) for s in result.scores],

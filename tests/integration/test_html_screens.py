@@ -15,6 +15,7 @@ from html_browser import browser, no_errors, open_page
 from bots.heuristic import HeuristicBot
 from bots.random import RandomBot
 from protocol.bot import BotBase
+from protocol.faults import FaultKind
 from referee.cli.common import cli_registry
 from referee.engine import State
 from referee.html import replay_html
@@ -104,6 +105,25 @@ def test_the_decision_panel_shows_the_seats_time_note_and_stderr_to_it_and_the_r
     at(page, "#d=0")
     summaries = page.locator("#stderr summary").all_inner_texts()
     assert summaries == ["seat 0 (heuristic): 1 line(s)", f"seat 1 ({record.bots[1]}): 1 line(s)"]
+    no_errors(page)
+
+
+@pytest.mark.parametrize(("kind", "took"), [(FaultKind.TIMEOUT, "No answer (timeout) after 37.0 ms."),
+                                            (FaultKind.CRASH, "No answer (crash) after 37.0 ms."),
+                                            (FaultKind.ILLEGAL, "Answered in 37.0 ms.")])
+def test_a_seat_that_did_not_answer_is_not_said_to_have_answered(
+        context: Any, faulted: tuple[GameRecord, Path, list[int | None]], tmp_path: Path, kind: FaultKind,
+        took: str) -> None:
+    """A crash's decision said 'Answered in 1.4 ms' beside 'Fault: … crash': the time was the referee's wait."""
+    record, _, _ = faulted
+    first = record.faults[0]
+    faults = (dataclasses.replace(first, kind=kind), *record.faults[1:])
+    changed = dataclasses.replace(record, result=dataclasses.replace(record.result, faults=faults))
+    path = tmp_path / "changed.html"
+    path.write_text(replay_html(changed, REGISTRY.game), encoding="utf-8")
+    page = open_page(context)
+    page.goto(path.as_uri() + f"#d={first.decision}")
+    assert page.locator("#took").inner_text() == took
     no_errors(page)
 
 

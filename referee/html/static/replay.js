@@ -227,7 +227,10 @@
       const t = timeAt(cur);
       const limit = D.limits[who];
       const share = limit ? (100 * t) / (limit * 1000) : null;
-      if (t !== null) box.append(el("div", { class: "took", id: "took" }, `Answered in ${dur(t)}` +
+      // A seat that crashed, timed out or stalled here did not answer: its time is how long the referee waited.
+      const silent = D.faults.find((f) => f.decision === cur && f.seat === who && !f.answered);
+      if (t !== null) box.append(el("div", { class: "took", id: "took" },
+        (silent ? `No answer (${silent.kind}) after ${dur(t)}` : `Answered in ${dur(t)}`) +
         (limit ? ` (${share.toFixed(share < 10 ? 1 : 0)}% of its ${limit} ms limit).` : ".")));
       const said = D.said[String(cur)];
       if (said && said.note) box.append(el("div", { class: "said" }, el("span", { class: "note", text: `Seat ${who}'s note with its answer:` }),
