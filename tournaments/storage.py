@@ -66,7 +66,7 @@ class Store:
             return
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self._refuse_foreign()
+            self._refuse_foreign(create)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(TABLES)
@@ -74,10 +74,14 @@ class Store:
             raise translate(self.path, exc) from exc
         self._schema()
 
-    def _refuse_foreign(self) -> None:
+    def _refuse_foreign(self, create: bool) -> None:
         """Before anything is written: a database holding other tables than a tournament's (or only one of them)
-        belongs to another program, and is left as it is."""
+        belongs to another program, and is left as it is; so is an empty one (an empty file too) unless a tournament
+        is to be made in it (``create``)."""
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables and not create:
+            self.db.close()
+            raise StorageError(f"{self.path} holds no tournament")
         if tables and tables != {"meta", "games"}:
             self.db.close()
             names = ", ".join(sorted(tables - {"meta", "games"}) or sorted(tables))

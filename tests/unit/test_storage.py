@@ -155,6 +155,15 @@ def test_a_secret_seed_and_a_deal_key_are_not_shown_when_configurations_differ(d
     assert "123456789" not in text and "abab" not in text and "cdcd" not in text
 
 
+def test_an_empty_file_opened_to_continue_is_refused_and_left_empty(tmp_path: Path) -> None:
+    """'resume' on an empty file refused it, but had written a schema into it first (20 KB, WAL mode)."""
+    empty = tmp_path / "e.db"
+    empty.write_bytes(b"")
+    with pytest.raises(StorageError, match=r"e\.db holds no tournament$"):
+        Store(empty, create=False)
+    assert empty.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["e.db"]
+
+
 def test_a_config_with_an_extra_field_is_refused(db: Path) -> None:
     with Store(db, create=True) as store:
         store.save_config(CONFIG)
