@@ -128,8 +128,10 @@ def _stderr(value: Any) -> dict[int, str]:
 def _times(value: Any, decisions: int) -> list[int | None]:
     if value is None:
         return []
-    if (not isinstance(value, list) or len(value) not in (0, decisions)
-            or not all(t is None or type(t) is int and t >= 0 for t in value)):
+    if isinstance(value, list) and len(value) not in (0, decisions):
+        raise RecordError(f"record fields 'times' and 'actions' disagree: {len(value)} times for {decisions} actions "
+                          f"(one time per action, or none)")
+    if not isinstance(value, list) or not all(t is None or type(t) is int and t >= 0 for t in value):
         raise RecordError(f"record field 'times' must list, for each of the {decisions} actions, the microseconds "
                           f"its seat took (a whole number) or null, or be empty")
     return value

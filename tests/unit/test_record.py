@@ -265,6 +265,17 @@ def test_bots_must_name_one_bot_per_seat(tmp_path: Path, bots: list[Any]) -> Non
         read_record(write_json(tmp_path, data))
 
 
+def test_times_of_another_length_than_the_actions_name_both_counts(tmp_path: Path) -> None:
+    """With actions cut and times not, the error said what times must hold, not that the two disagreed."""
+    data = record_dict()
+    data["times"] = [5] * len(data["actions"])
+    data["actions"] = data["actions"][:-3]
+    times, actions = len(data["times"]), len(data["actions"])
+    with pytest.raises(RecordError, match=rf"^record fields 'times' and 'actions' disagree: {times} times for "
+                                          rf"{actions} actions \(one time per action, or none\)$"):
+        read_record(write_json(tmp_path, data))
+
+
 @pytest.mark.parametrize("actions", [[1, 2], ["take", None], [["attack(6C)"]]])
 def test_actions_must_be_strings(tmp_path: Path, actions: list[Any]) -> None:
     data = record_dict()
