@@ -251,6 +251,14 @@ def test_sigterm_stops_a_run_as_ctrl_c_does_and_resume_completes(tmp_path: Path)
     assert ok_json("resume", str(db), "--json")["games"] == 900
 
 
+@pytest.mark.parametrize("command", ["table", "resume"])
+def test_bootstrap_samples_are_bounded(played: tuple[Path, dict[str, Any], str], command: str) -> None:
+    """--bootstrap 100000000 ran silently for minutes, on its way to a draws array of gigabytes."""
+    db, _, _ = played
+    assert_one_line_error(referee(command, str(db), "--bootstrap", "100001"),
+                          "Invalid value for '--bootstrap': Input should be less than or equal to 100000")
+
+
 def test_resume_of_a_finished_tournament_plays_nothing(played: tuple[Path, dict[str, Any], str]) -> None:
     db, report, _ = played
     before = snapshot(db)

@@ -24,6 +24,7 @@ from ..sprt_plan import is_sprt
 from ..storage import Store
 from .common import (
     AFFINITY,
+    BOOTSTRAP,
     EXECUTOR,
     SCHEDULER,
     WORKERS,
@@ -47,8 +48,7 @@ def join(
     scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
-    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
-                                          help="Bootstrap samples for the intervals."),
+    bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     wire_log: Path | None = WIRE_LOG,
 ) -> None:

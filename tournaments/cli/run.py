@@ -37,6 +37,7 @@ from ..schedule import Pairing
 from ..storage import Store
 from .common import (
     AFFINITY,
+    BOOTSTRAP,
     EXECUTOR,
     SCHEDULER,
     WORKERS,
@@ -114,9 +115,7 @@ def run(
     option: list[str] = GAME_OPTION,
     on_fault: str = ON_FAULT,
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
-    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
-                                          help="Confidence intervals from B bootstrap "
-                                          "samples over deals instead of the information matrix."),
+    bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     wire_log: Path | None = WIRE_LOG,
     sandbox: str = SANDBOX,

@@ -23,6 +23,7 @@ from ..sprt_plan import is_sprt
 from ..storage import Store
 from .common import (
     AFFINITY,
+    BOOTSTRAP,
     EXECUTOR,
     SCHEDULER,
     WORKERS,
@@ -41,8 +42,7 @@ def resume(
     db: Path = typer.Argument(..., metavar="DB", help="The database of an interrupted tournament."),
     workers: int = WORKERS,
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
-    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
-                                          help="Bootstrap samples for the intervals."),
+    bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     executor: str = EXECUTOR,
     scheduler: str | None = SCHEDULER,
@@ -59,9 +59,7 @@ def resume(
 def table(
     db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
     fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
-    bootstrap_samples: int = typer.Option(0, "--bootstrap", min=0, metavar="B",
-                                          help="Bootstrap samples for the intervals (this keeps 8 bytes a game in "
-                                          "memory; the table alone does not grow with the games)."),
+    bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
     """Print the rating table of a tournament database again."""
