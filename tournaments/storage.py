@@ -107,7 +107,9 @@ class Store:
                 continue
             if not {"meta", "games"} <= tables:
                 db.close()
-                raise StorageError(f"{self.path} holds no tournament")
+                others = ", ".join(sorted(tables - {"meta", "games"}))
+                raise StorageError(f"{self.path} is an SQLite database of another program (tables: {others:.200}), "
+                                   "not a tournament's" if others else f"{self.path} holds no tournament")
             return db
         assert error is not None
         raise translate(self.path, error, reading=True) from error

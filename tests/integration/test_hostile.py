@@ -276,7 +276,7 @@ def test_a_finished_database_on_a_read_only_medium_can_be_read(finished_db: Path
     assert sorted(p.name for p in folder.iterdir()) == before
 
 
-@pytest.mark.parametrize("command", ["run", "resume"])
+@pytest.mark.parametrize("command", ["run", "resume", "table", "games", "verify"])
 def test_another_programs_sqlite_file_is_refused_before_anything_is_written(tmp_path: Path, command: str) -> None:
     path = tmp_path / "app.db"
     db = sqlite3.connect(path)
@@ -286,8 +286,9 @@ def test_another_programs_sqlite_file_is_refused_before_anything_is_written(tmp_
     db.close()
     before = path.read_bytes()
     args = ["run", "kazaki", "-b", "random", "-b", "first", "--games", "1", "--db", str(path)] if command == "run" \
-        else ["resume", str(path)]
-    one_line_error(invoke("tournament", *args), "another program (tables: users)", "nothing was written")
+        else [command, str(path)]
+    one_line_error(invoke("tournament", *args), "another program (tables: users)",
+                   "nothing was written" if command in ("run", "resume") else "not a tournament's")
     assert path.read_bytes() == before  # no tables added, still in its rollback journal mode
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
 
