@@ -313,6 +313,9 @@ def test_a_second_process_on_a_running_tournament_is_one_line_and_a_sigkill_free
             time.sleep(0.1)
         second = invoke("tournament", "resume", str(path))  # before: 'UNIQUE constraint failed' on its first game
         one_line_error(second, "another process is running this tournament")
+        again = invoke("tournament", "run", "kazaki", "-b", "random", "-b", "first", "--games", "3000", "--workers",
+                       "2", "--db", str(path))  # the same command: one line too, its header not printed first
+        one_line_error(again, "another process is running this tournament")
     finally:
         run.kill()  # SIGKILL: no clean-up of its own
         run.wait(30)

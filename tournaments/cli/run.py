@@ -170,6 +170,7 @@ def run(
     config = keyed_deals(db, config, registry)
     size = size_text(config, chosen.teams(k), total_games)
     with Store(db, create=True) as store:
+        store.lock()  # another process playing this tournament: refused before the header says anything
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {size}, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {counted(workers, 'worker')}, db {db}",
