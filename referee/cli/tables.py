@@ -11,12 +11,18 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+import typer
+
 from ..errors import ConfigError
 
-__all__ = ["FORMAT_HELP", "check_format", "fitted_table", "format_table", "table_formats"]
+__all__ = ["FORMAT", "FORMAT_HELP", "check_format", "fitted_table", "format_table", "table_formats"]
 
 #: ``--format``'s help, wherever a command takes one.
-FORMAT_HELP = "Table format: csv, tsv (no padding) or any tabulate format (simple, github, grid, latex, …)."
+FORMAT_HELP = ("Table format: csv, tsv (no padding) or any tabulate format (simple, github, grid, latex, …); not "
+               "with --json.")
+#: ``--format``, wherever a command takes one (its parameter is ``fmt``: :func:`check_format` asks whether it was
+#: given).
+FORMAT = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP)
 #: The default format and this module's own: known without importing tabulate (whose formats the others are).
 _OWN_FORMATS = frozenset({"simple", "csv", "tsv"})
 
@@ -28,7 +34,13 @@ def table_formats() -> tuple[str, ...]:
     return tuple(sorted({*tabulate_formats, "csv", "tsv"}))
 
 
-def check_format(fmt: str) -> None:
+def check_format(fmt: str, json_out: bool = False) -> None:
+    """ConfigError for an unknown ``--format``, or one given beside ``--json`` (``json_out``), which would win."""
+    if json_out:
+        from .common import option_given
+
+        if option_given("fmt"):
+            raise ConfigError(f"--format {fmt} and --json are either-or: --json prints JSON, --format a table")
     if fmt in _OWN_FORMATS:
         return
     formats = table_formats()

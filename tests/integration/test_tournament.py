@@ -259,6 +259,16 @@ def test_bootstrap_samples_are_bounded(played: tuple[Path, dict[str, Any], str],
                           "Invalid value for '--bootstrap': Input should be less than or equal to 100000")
 
 
+@pytest.mark.parametrize("command", ["table", "games", "resume"])
+def test_format_and_json_together_are_refused(played: tuple[Path, dict[str, Any], str], command: str) -> None:
+    """--json won over --format without a word: a script asking for csv got JSON."""
+    db, _, _ = played
+    before = snapshot(db)
+    assert_one_line_error(referee(command, str(db), "--format", "csv", "--json"),
+                          "--format csv and --json are either-or: --json prints JSON, --format a table")
+    assert snapshot(db) == before
+
+
 def test_resume_of_a_finished_tournament_plays_nothing(played: tuple[Path, dict[str, Any], str]) -> None:
     db, report, _ = played
     before = snapshot(db)

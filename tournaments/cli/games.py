@@ -12,7 +12,7 @@ from typing import Any, TextIO
 import typer
 
 from protocol.faults import Fault, fault_words
-from referee.cli.tables import FORMAT_HELP, check_format, format_table
+from referee.cli.tables import FORMAT, check_format, format_table
 from referee.errors import ConfigError
 
 from ..storage import GameRow, Store
@@ -26,7 +26,7 @@ def games(
                                    help="Only the games this entrant played (its name in the "
                                    "table)."),
     faults: bool = typer.Option(False, "--faults", help="Only the games with a fault."),
-    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    fmt: str = FORMAT,
     json_out: bool = typer.Option(False, "--json", help="Print the games as JSON."),
 ) -> None:
     """List the stored games: key, bots by seat, places, decisions and faults, in schedule order.
@@ -34,7 +34,7 @@ def games(
     A game's key names it for 'referee tournament record DB KEY', which prints its record for 'referee replay'.
     Each game is printed as it is read (an aligned format reads the games twice: once for the column widths).
     """
-    check_format(fmt)
+    check_format(fmt, json_out)
     with Store(db, create=False, readonly=True) as store:
         config = store.tournament()
         if bot is not None and bot not in config["entrants"]:

@@ -11,7 +11,7 @@ import typer
 from referee.botspec import parse_spec
 from referee.cli.common import cli_registry, warn
 from referee.cli.options import WIRE_LOG
-from referee.cli.tables import FORMAT_HELP, check_format
+from referee.cli.tables import FORMAT, check_format
 from referee.errors import ConfigError
 from referee.plugins import Registry
 from referee.wirelog import WireLog
@@ -47,7 +47,7 @@ def join(
     executor: str = EXECUTOR,
     scheduler: str | None = SCHEDULER,
     affinity: str = AFFINITY,
-    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    fmt: str = FORMAT,
     bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     wire_log: Path | None = WIRE_LOG,
@@ -57,7 +57,7 @@ def join(
     The games already stored stay and count; the tournament's settings (deals, seats, time control, sandbox) are
     the stored ones. Example: referee tournament join tournament.db --bot cmd:./v8/bot
     """
-    check_format(fmt)
+    check_format(fmt, json_out)
     play_on = executor_factory(executor, scheduler)
     registry = cli_registry()
     wires = WireLog(wire_log) if wire_log is not None else None

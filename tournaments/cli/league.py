@@ -30,7 +30,7 @@ from referee.cli.options import (
     SANDBOX,
     TIME_BANK,
 )
-from referee.cli.tables import format_table
+from referee.cli.tables import FORMAT, check_format, format_table
 from referee.dealkey import derive_key
 from referee.errors import ConfigError, StoreLocked
 from referee.match import check_policy
@@ -306,9 +306,9 @@ def start(folder: Path = LEAGUE, token: str | None = TOKEN) -> None:
 
 
 def show(folder: Path = LEAGUE, json_out: bool = typer.Option(False, "--json", help="Print it as JSON."),
-         fmt: str = typer.Option("simple", "--format", metavar="FMT", help="Table format (as 'tournament table').")
-         ) -> None:
+         fmt: str = FORMAT) -> None:
     """The league now: each bot's role, state, rating and games, each candidate's verdict."""
+    check_format(fmt, json_out)
     registry = cli_registry()
     with Store(_db(folder), create=False, readonly=True) as store:
         config = TournamentConfig.from_dict(store.config())

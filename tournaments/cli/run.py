@@ -24,7 +24,7 @@ from referee.cli.options import (
     WIRE_LOG,
     debug_budget,
 )
-from referee.cli.tables import FORMAT_HELP, check_format
+from referee.cli.tables import FORMAT, check_format
 from referee.errors import ConfigError
 from referee.match import check_policy
 from referee.terminal import counted
@@ -114,7 +114,7 @@ def run(
                                        "among itself."),
     option: list[str] = GAME_OPTION,
     on_fault: str = ON_FAULT,
-    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    fmt: str = FORMAT,
     bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     wire_log: Path | None = WIRE_LOG,
@@ -132,7 +132,7 @@ def run(
     Example: referee tournament run durak --bot heuristic --bot random --bot first --seats 2 --games 200 (3 tables
     × 2 rotations × 200 deals = 1200 games)
     """
-    check_format(fmt)
+    check_format(fmt, json_out)
     if total_games is not None and option_given("games"):
         raise ConfigError("--games and --total-games both set how many games to play: give one")
     play_on = executor_factory(executor, scheduler)

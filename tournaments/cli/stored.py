@@ -11,7 +11,7 @@ from referee.botspec import parse_spec
 from referee.cgroups import describe as protections
 from referee.cli.common import cli_registry
 from referee.cli.options import WIRE_LOG
-from referee.cli.tables import FORMAT_HELP, check_format
+from referee.cli.tables import FORMAT, check_format
 from referee.errors import ConfigError
 from referee.wirelog import WireLog
 
@@ -41,7 +41,7 @@ __all__ = ["resume", "table"]
 def resume(
     db: Path = typer.Argument(..., metavar="DB", help="The database of an interrupted tournament."),
     workers: int = WORKERS,
-    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    fmt: str = FORMAT,
     bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the final table as JSON."),
     executor: str = EXECUTOR,
@@ -58,7 +58,7 @@ def resume(
 
 def table(
     db: Path = typer.Argument(..., metavar="DB", help="A tournament database."),
-    fmt: str = typer.Option("simple", "--format", metavar="FMT", help=FORMAT_HELP),
+    fmt: str = FORMAT,
     bootstrap_samples: int = BOOTSTRAP,
     json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
@@ -70,7 +70,7 @@ def _existing(db: Path, fmt: str, bootstrap_samples: int, json_out: bool, *,
               play: tuple[ExecutorFactory, Placement] | None) -> None:
     """Open a stored tournament, play what is missing (``resume``: ``play`` says on what and how; the sandbox is the
     stored one), print its table."""
-    check_format(fmt)
+    check_format(fmt, json_out)
     registry = cli_registry()
     with Store(db, create=False, readonly=play is None) as store:  # table only reads
         stored = store.tournament()
