@@ -251,7 +251,8 @@ def test_games_csv_streamed_is_the_whole_table(databases: dict[str, Path], fmt: 
     with Store(databases["rr"], create=False, readonly=True) as store:
         rows = [r for r in store.games() if "crash_midgame" in r.seating]
     table = [[r.key, ", ".join(r.seating), " ".join(map(str, r.places)), r.decisions,
-              "; ".join(f"seat {f.seat} {f.kind}" for f in r.faults) or "-"] for r in rows]
+              "; ".join(f"seat {f.seat} {f.kind} at decision {f.decision}" for f in r.faults) or "-"] for r in rows]
+    assert all(len(r.faults) <= 1 for r in rows)  # one crash a game: the short form is the whole fault
     result = run_referee("tournament", "games", str(databases["rr"]), "--bot", "crash_midgame", "--format", fmt)
     assert result.returncode == 0, result.stderr
     assert result.stdout == format_table(table, ["key", "bots (by seat)", "places", "decisions", "faults"], fmt) + "\n"

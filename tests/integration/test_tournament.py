@@ -198,8 +198,9 @@ def test_a_faulting_bot_is_listed_with_its_stderr_in_the_record(tmp_path: Path) 
     assert printed["faults"] == game["faults"]
 
 
-def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(tmp_path: Path) -> None:
-    db = tmp_path / "k.db"
+def run_to_ten_percent(db: Path) -> subprocess.Popen[str]:
+    """A run of 900 kazaki games on 2 workers into ``db``, once it has said it is at 10 %: 810 games are then left to
+    play, so what a test does to it as soon as the line is read comes before it could finish."""
     command = [sys.executable, "-m", "referee", "tournament", "run", "kazaki", "--games", "300", "--workers", "2",
                "--db", str(db)]
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -209,9 +210,14 @@ def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(tmp_path: Path
     while "(10%)" not in lines[-1]:  # 0%, and a line every 10 s on a slow machine, then 10%
         lines.append(proc.stderr.readline())
         assert lines[-1].startswith(tuple("0123456789")), lines
-    # 810 games are left to play when the 10% line is written, and the run is stopped as soon as it is read:
-    # stopped, it cannot finish before the worker is killed, however slow this process is. Its workers play on
-    # until they wait for it.
+    return proc
+
+
+def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    proc = run_to_ten_percent(db)
+    # Stopped as soon as the 10 % line is read, it cannot finish before the worker is killed, however slow this
+    # process is. Its workers play on until they wait for it.
     proc.send_signal(signal.SIGSTOP)
     try:
         workers = [pid for (pid, _), (ppid, _, _) in proc_table().items() if ppid == proc.pid]
@@ -231,15 +237,7 @@ def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(tmp_path: Path
 def test_sigterm_stops_a_run_as_ctrl_c_does_and_resume_completes(tmp_path: Path) -> None:
     """A service manager's or a container's stop (SIGTERM) ended a run with no word (exit 143, no resume hint)."""
     db = tmp_path / "t.db"
-    command = [sys.executable, "-m", "referee", "tournament", "run", "kazaki", "--games", "300", "--workers", "2",
-               "--db", str(db)]
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    assert proc.stderr is not None
-    lines = [proc.stderr.readline()]  # the header
-    while "(10%)" not in lines[-1]:  # as in the test above: 810 games are left to play
-        lines.append(proc.stderr.readline())
-        assert lines[-1].startswith(tuple("0123456789")), lines
+    proc = run_to_ten_percent(db)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=TIMEOUT)
     stored = len(snapshot(db))

@@ -104,5 +104,5 @@ def test_a_total_below_one_is_refused(tmp_path: Path, total: str) -> None:
 def test_the_help_says_what_n_counts() -> None:
     text = " ".join(ok("tournament", "run", "--help").stdout.split())  # unwrapped
     assert "-n, --games N Games per table and seating, not in all:" in text
-    assert "3 bots at 2 seats play 3 tables × 2 rotations × N games" in text
+    assert "3 bots at 2 seats play 3 tables × 2 rotations × N deals" in text
     assert "--total-games T Instead of --games: play at least T games in all" in text
