@@ -82,11 +82,25 @@ class Store:
         if not tables and not create:
             self.db.close()
             raise StorageError(f"{self.path} holds no tournament")
+        self._refuse_newer(self.db, tables)
         if tables and tables != {"meta", "games"}:
             self.db.close()
             names = ", ".join(sorted(tables - {"meta", "games"}) or sorted(tables))
             raise StorageError(f"{self.path} is an SQLite database of another program (tables: {names:.200}), not a "
                                "tournament's; nothing was written to it: use another --db")
+
+    def _refuse_newer(self, db: sqlite3.Connection, tables: set[str]) -> None:
+        """Before anything is read or written: a database of a schema newer than this referee's (``meta``'s
+        ``schema``) is left as it is, and the connection ``db`` closed."""
+        try:
+            stated = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if "meta" in tables else None
+        except sqlite3.Error as exc:
+            db.close()
+            raise translate(self.path, exc, reading=True) from exc
+        if stated is not None and str(stated[0]).isdecimal() and int(stated[0]) > SCHEMA_VERSION:
+            db.close()
+            raise StorageError(f"{self.path} is at schema {int(stated[0])}, written by a newer referee; this one reads "
+                               f"schemas 1 and {SCHEMA_VERSION}: use the newer referee (nothing was changed)")
 
     def _open_readonly(self) -> sqlite3.Connection:
         """Open without writing anything: ``mode=ro``; where even that fails (a WAL database on a read-only medium,
@@ -110,6 +124,7 @@ class Store:
                 others = ", ".join(sorted(tables - {"meta", "games"}))
                 raise StorageError(f"{self.path} is an SQLite database of another program (tables: {others:.200}), "
                                    "not a tournament's" if others else f"{self.path} holds no tournament")
+            self._refuse_newer(db, tables)
             return db
         assert error is not None
         raise translate(self.path, error, reading=True) from error
@@ -119,12 +134,8 @@ class Store:
         until it is migrated; 2, compact rows."""
         try:
             old = is_schema1(self.db)
-            stated = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
-        if stated is not None and str(stated[0]).isdecimal() and int(stated[0]) > SCHEMA_VERSION:
-            raise StorageError(f"{self.path} is at schema {int(stated[0])}, written by a newer referee; this one reads "
-                               f"schemas 1 and {SCHEMA_VERSION}: use the newer referee (nothing was changed)")
         self.schema = 1 if old else SCHEMA_VERSION
         #: the reader of an older database's games, until it is migrated (None: it is at schema 2)
         self.old = Schema1(self.db, self.path) if old else None

@@ -177,11 +177,25 @@ def test_a_database_of_a_newer_schema_is_refused_and_left_as_it_is(tmp_path: Pat
     db = sqlite3.connect(path)
     with db:
         db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    db.execute("PRAGMA journal_mode=DELETE")  # so that a PRAGMA journal_mode=WAL would show in the file's bytes
     db.close()
-    before = dump(path)
+    before, files = path.read_bytes(), sorted(p.name for p in tmp_path.iterdir())
     args = [a.replace("{tmp}", str(tmp_path)) for a in command]
     result = CliRunner().invoke(app, ["tournament", args[0], str(path), *args[1:]], catch_exceptions=False)
     assert result.exit_code == 2, (result.stdout, result.stderr)
     assert result.stderr.splitlines() == [f"referee: error: {path} is at schema 3, written by a newer referee; this "
                                           "one reads schemas 1 and 2: use the newer referee (nothing was changed)"]
-    assert dump(path) == before and not (tmp_path / "report.html").exists()
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == files
+
+
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_refused_run_leaves_a_schema1_database_unmigrated(tmp_path: Path, command: str) -> None:
+    """Taking the run's lock migrates an old database: a run refused for another configuration must not get there."""
+    path = copy("rr", tmp_path)
+    before = dump(path)
+    args = ["run", "durak", "-b", "random", "-b", "first", "--games", "1"] if command == "run" else \
+        ["sprt", "durak", "-c", "heuristic", "-B", "random", "--max-games", "2"]
+    result = CliRunner().invoke(app, ["tournament", *args, "--db", str(path)], catch_exceptions=False)
+    assert result.exit_code == 2 and "holds a different tournament" in result.stderr, result.stderr
+    assert dump(path) == before and schema_of(path)[0] == "1"
+    assert not {"rr.db.schema1.bak", "rr.db.lock"} & {p.name for p in tmp_path.iterdir()}  # no backup, no lock

@@ -257,6 +257,14 @@ def test_bootstrap_samples_are_bounded(played: tuple[Path, dict[str, Any], str],
                           "Invalid value for '--bootstrap': Input should be less than or equal to 100000")
 
 
+@pytest.mark.parametrize("seed", [[], ["--seed", "1"]])
+def test_a_run_makes_its_tournament_in_an_empty_file(tmp_path: Path, seed: list[str]) -> None:
+    """A file made empty beforehand (mktemp) is where a run may put its tournament, with a drawn seed too."""
+    db = tmp_path / "made-by-mktemp.db"
+    db.write_bytes(b"")
+    assert ok_json(*RUN[:-1], "1", "--db", str(db), "--workers", "1", "--json", *seed)["games"] == 6
+
+
 @pytest.mark.parametrize("command", ["table", "games", "resume"])
 def test_format_and_json_together_are_refused(played: tuple[Path, dict[str, Any], str], command: str) -> None:
     """--json won over --format without a word: a script asking for csv got JSON."""

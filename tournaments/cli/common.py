@@ -159,15 +159,21 @@ def check_programs(specs: list[str], registry: Registry, game: str, time: TimeCo
 DRAWN = "drawn"
 
 
+def stored_config(db: Path) -> dict[str, Any] | None:
+    """The configuration ``db`` holds for ``run`` or ``sprt``, which make their tournament in it next: None when there
+    is no such file, or it holds none yet (an empty file too)."""
+    if not db.is_file():
+        return None
+    with Store(db, create=True) as store:
+        return store.config()
+
+
 def secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
     """The seed of a tournament run without ``--seed``: the stored one when ``db`` holds this same tournament with a
     drawn seed (so the same command continues it; also the old default seed 1 of databases from before seeds were
     drawn), otherwise a new 64-bit seed from the operating system. It is kept only in the database: never on a
     command line, and bots get one-way hashes of the deal seeds (match.bot_seed), never a seed."""
-    stored = None
-    if db.is_file():
-        with Store(db, create=False) as store:
-            stored = store.config()
+    stored = stored_config(db)
 
     def rest(data: dict[str, Any]) -> dict[str, Any]:
         extra = {k: v for k, v in (data.get("extra") or {}).items() if k not in ("seed", DEAL_KEY)}
@@ -207,16 +213,14 @@ def keyed_deals(db: Path, config: TournamentConfig, registry: Registry) -> Tourn
     deals it began with). In-process bots are trusted code: their tournaments keep the public deals."""
     if not has_programs(config.specs, registry):
         return config
-    if db.is_file():
-        with Store(db, create=False) as store:
-            stored = store.config()
+    stored = stored_config(db)
 
-        def rest(data: dict[str, Any]) -> dict[str, Any]:
-            return {**data, "extra": {k: v for k, v in (data.get("extra") or {}).items() if k != DEAL_KEY}}
+    def rest(data: dict[str, Any]) -> dict[str, Any]:
+        return {**data, "extra": {k: v for k, v in (data.get("extra") or {}).items() if k != DEAL_KEY}}
 
-        if stored is not None and rest(stored) == rest(config.to_dict()):
-            key = (stored.get("extra") or {}).get(DEAL_KEY)
-            return config if key is None else replace(config, extra=replace(config.extra, deal_key=key))
+    if stored is not None and rest(stored) == rest(config.to_dict()):
+        key = (stored.get("extra") or {}).get(DEAL_KEY)
+        return config if key is None else replace(config, extra=replace(config.extra, deal_key=key))
     return replace(config, extra=replace(config.extra, deal_key=derive_key("tournament", config.seed)))
 
 

@@ -170,8 +170,8 @@ def run(
     config = keyed_deals(db, config, registry)
     size = size_text(config, chosen.teams(k), total_games)
     with Store(db, create=True) as store:
-        store.lock()  # another process playing this tournament: refused before the header says anything
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
+        store.lock()  # another process playing it: refused before the header (and only then is an old one migrated)
         typer.echo(f"{game}: {len(names)} entrants ({', '.join(names)}), {k} seats, {size}, "
                    f"{'duplicate deals' if duplicate else 'independent deals'}, {counted(workers, 'worker')}, db {db}",
                    err=True)

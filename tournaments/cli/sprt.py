@@ -205,8 +205,8 @@ def sprt(
         config = secret_seed(db, config)
     config = keyed_deals(db, config, registry)
     with Store(db, create=True) as store:
-        store.lock()  # another process playing this tournament: refused before the header says anything
         store.save_config(config.to_dict())  # refuses a database of another tournament, before anything runs
+        store.lock()  # another process playing it: refused before the header (and only then is an old one migrated)
         typer.echo(f"{game}: SPRT of {names[0]} against {names[1]}"
                    + (f" with the field {', '.join(names[2:])}" if field else "") + f", {k} seats, {per_deal} "
                    f"games a deal, at most {counted(config.games, 'deal')}, {counted(workers, 'worker')}, db {db}",
