@@ -79,6 +79,15 @@ class Card:
         raise ParseError(f"invalid card: {text!r} (expected rank then suit, like 7T, 10D or QC)")
 
 
+def _interned(rank: int, suit: str) -> Card:
+    """The card ``Card.parse`` gives for its text, or a new one when it has no wire form (a plugin's deck may hold
+    ranks or suits the wire does not write: they stay cards, compared by their fields)."""
+    try:
+        return Card.parse(rank_text(rank, suit) + suit)
+    except ParseError:
+        return Card(rank, suit)
+
+
 def parse_cards(texts: list[str] | tuple[str, ...]) -> tuple[Card, ...]:
     """Parse several cards at once."""
     return tuple(Card.parse(t) for t in texts)
@@ -93,9 +102,9 @@ class Deck:
     def __init__(self, suits: str, ranks: range | tuple[int, ...]) -> None:
         self.suits = suits
         self.ranks = tuple(ranks)
-        # The parsed cards themselves: one object per card in a process, so that a game's cards and those a bot
-        # parses from the wire are found in a dict or set by identity, without comparing fields.
-        self.cards: tuple[Card, ...] = tuple(Card.parse(rank_text(r, s) + s) for s in suits for r in self.ranks)
+        # The parsed cards themselves where a card has a wire form: one object per card in a process, so that a
+        # game's cards and those a bot parses from the wire are found in a dict or set by identity.
+        self.cards: tuple[Card, ...] = tuple(_interned(r, s) for s in suits for r in self.ranks)
         self._index = {card: i for i, card in enumerate(self.cards)}
         self.texts: tuple[str, ...] = tuple(str(c) for c in self.cards)
 

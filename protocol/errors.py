@@ -139,8 +139,9 @@ class FaultKind(StrEnum):
 
     @property
     def answered(self) -> bool:
-        """Whether the bot replied at the decision, wrongly (illegal, malformed, oversized), rather than not at all
-        (a timeout, a stall, a crash): a record's time there is then how long the referee waited."""
+        """Whether the bot replied at the decision, wrongly (illegal, malformed, oversized), rather than not in time
+        or not at all (a timeout, a stall, a crash): a record's time there is then how long the referee waited, or,
+        for an in-process bot that answered after its deadline, how long it took."""
         return self in (FaultKind.ILLEGAL, FaultKind.MALFORMED, FaultKind.OVERSIZED)
 
     @classmethod

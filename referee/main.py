@@ -9,12 +9,14 @@ SIGTERM ends the process at once.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from types import FrameType
 
 _interrupted = False  # a ^C came
 _terminated = False  # a SIGTERM came
+_MAIN = os.getpid()  # this process: a child forked from it has its own way to stop
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
@@ -25,8 +27,11 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     global _terminated
-    _terminated = True
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one while this one unwinds: the default, at once
+    if os.getpid() != _MAIN:  # a forked worker before it set its own handler: ended as before, by the signal
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    _terminated = True
     raise KeyboardInterrupt  # the ^C path: every command already unwinds from it
 
 

@@ -24,6 +24,7 @@ from .errors import ConfigError, IllegalActionError, RecordError, RefereeError
 from .match import GameRecord, choice_index, game_result
 from .results import REQUIRED, GameResult
 from .said import Said, said_to_dict
+from .terminal import counted
 
 __all__ = ["FORMAT", "VERSION", "record_to_dict", "record_from_dict", "record_text", "read_record", "write_record",
            "replay"]
@@ -129,8 +130,8 @@ def _times(value: Any, decisions: int) -> list[int | None]:
     if value is None:
         return []
     if isinstance(value, list) and len(value) not in (0, decisions):
-        raise RecordError(f"record fields 'times' and 'actions' disagree: {len(value)} times for {decisions} actions "
-                          f"(one time per action, or none)")
+        raise RecordError(f"record fields 'times' and 'actions' disagree: {counted(len(value), 'time')} for "
+                          f"{counted(decisions, 'action')} (one time per action, or none)")
     if not isinstance(value, list) or not all(t is None or type(t) is int and t >= 0 for t in value):
         raise RecordError(f"record field 'times' must list, for each of the {decisions} actions, the microseconds "
                           f"its seat took (a whole number) or null, or be empty")

@@ -278,7 +278,7 @@ def test_the_time_per_move_is_drawn_against_each_bots_limit(
     assert page.times[1]["bar"] == {"p50": 100, "p90": 100, "p99": 100, "max": 100, "over": True}
     text = " ".join(report_html.render(page).split())
     assert '<tr data-bot="illegal"><td class="text">illegal</td><td>1</td>' in text
-    assert 'class="longest over"' in text and "as many as give each bot 5,000 moves, 1000 at most" in text
+    assert 'class="longest over"' in text and "as many as give each bot 5,000 moves, 1,000 at most" in text
     assert ">bank</th>" not in text and "time bank" not in text  # no bot has one
 
 

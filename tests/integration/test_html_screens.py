@@ -108,8 +108,8 @@ def test_the_decision_panel_shows_the_seats_time_note_and_stderr_to_it_and_the_r
     no_errors(page)
 
 
-@pytest.mark.parametrize(("kind", "took"), [(FaultKind.TIMEOUT, "No answer (timeout) after 37.0 ms."),
-                                            (FaultKind.CRASH, "No answer (crash) after 37.0 ms."),
+@pytest.mark.parametrize(("kind", "took"), [(FaultKind.TIMEOUT, "No answer in time (timeout): 37.0 ms."),
+                                            (FaultKind.CRASH, "No answer in time (crash): 37.0 ms."),
                                             (FaultKind.ILLEGAL, "Answered in 37.0 ms.")])
 def test_a_seat_that_did_not_answer_is_not_said_to_have_answered(
         context: Any, faulted: tuple[GameRecord, Path, list[int | None]], tmp_path: Path, kind: FaultKind,

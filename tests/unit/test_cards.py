@@ -169,3 +169,14 @@ def test_game_decks_are_the_rules_decks() -> None:
     """KZ-1: kazaki 0-9 × K R T F; durak 6-A × C D H S."""
     assert DURAK_DECK.texts == STANDARD_36.texts
     assert KAZAKI_DECK.texts == KAZAKI_40.texts
+
+
+def test_a_decks_cards_are_the_parsed_cards_and_a_card_without_a_wire_form_still_a_card() -> None:
+    """Deck cards are the objects Card.parse gives (found by identity in a bot's sets and dicts); a plugin's deck
+    with ranks the wire cannot write (1, a 15th) still makes its cards instead of failing at import."""
+    assert all(card is Card.parse(text) for card, text in zip(DURAK_DECK.cards, DURAK_DECK.texts, strict=True))
+    odd = Deck("CD", range(1, 16))
+    assert len(odd) == 30 and odd.cards[0] == Card(1, "C") and odd.cards[-1] == Card(15, "D")
+    assert odd.cards[1] is Card.parse("2C") and odd.index(Card(15, "D")) == 29
+    with pytest.raises(ParseError):
+        Card.parse("1C")  # interning made no text valid that was not

@@ -164,6 +164,21 @@ def test_an_empty_file_opened_to_continue_is_refused_and_left_empty(tmp_path: Pa
     assert empty.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["e.db"]
 
 
+def test_config_differences_name_list_entries_and_never_show_a_deal_key() -> None:
+    from tournaments.storage import config_differences
+
+    key = "ab" * 32
+    # lists of one length by index: cut at 60 characters, two spec lists differing late looked the same
+    specs = [f"cmd:python3 /home/someone/bots/{n}.py" for n in ("a", "b", "c")]
+    assert config_differences({"specs": specs}, {"specs": [*specs[:2], "random"]}) == [
+        'specs[2]: stored "cmd:python3 /home/someone/bots/c.py", given "random"']
+    # an extra missing on one side, or damaged: compared field by field, the key never printed
+    for stored in ({}, {"extra": None}, {"extra": "damaged"}):
+        lines = config_differences(stored, {"extra": {"deal_key": key, "seed": "drawn"}})
+        assert lines == ["extra.deal_key: stored and given differ", 'extra.seed: stored none, given "drawn"']
+    assert key[:8] not in " ".join(config_differences({"extra": {"sprt": {"deal_key": key}}}, {"extra": {"sprt": 1}}))
+
+
 def test_a_config_with_an_extra_field_is_refused(db: Path) -> None:
     with Store(db, create=True) as store:
         store.save_config(CONFIG)

@@ -24,6 +24,7 @@ from referee.dealkey import derive_key
 from referee.errors import ConfigError, ExecutorError
 from referee.plugins import Registry
 from referee.sandbox import Sandbox, probe
+from referee.terminal import counted
 from referee.wirelog import WireLog
 
 from ..config import Extra, TournamentConfig
@@ -168,6 +169,13 @@ def stored_config(db: Path) -> dict[str, Any] | None:
         return store.config()
 
 
+def resume_hint(store: Store) -> str:
+    """What a stopped run says last: how many games are stored, and the command that continues."""
+    n = store.count()
+    return (f"{counted(n, 'game')} {'is' if n == 1 else 'are'} stored. Continue with: referee tournament resume "
+            f"{store.path}")
+
+
 def secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
     """The seed of a tournament run without ``--seed``: the stored one when ``db`` holds this same tournament with a
     drawn seed (so the same command continues it; also the old default seed 1 of databases from before seeds were
@@ -287,9 +295,7 @@ def play_stored(store: Store, config: TournamentConfig, registry: Registry, exec
         with _Reporter(label) as reporter:
             run_tournament(store, config, game, lambda c: executor(c, placement), reporter, warn)
     except KeyboardInterrupt:
-        say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
-                        f"Continue with: referee tournament resume {store.path}")
+        say_interrupted(f"referee: interrupted; {resume_hint(store)}")
         raise typer.Exit(130) from None
     except ExecutorError as exc:
-        raise ExecutorError(f"{exc}; {store.count()} games are stored. "
-                            f"Continue with: referee tournament resume {store.path}") from exc
+        raise ExecutorError(f"{exc}; {resume_hint(store)}") from exc

@@ -83,8 +83,8 @@ def run(
                                   help="An entrant: a registered bot, 'cmd:COMMAND' or a "
                                   "path, after its own settings if any ('[name=v7 move-time=500 time-bank=0 "
                                   "cwd=DIR] SPEC'). Repeat it; the same bot twice plays itself. Default: every "
-                                  "registered bot that plays GAME, but a person (human) and the long searcher "
-                                  "(ismcts)."),
+                                  "registered bot that plays GAME, but those that must be named: a person's seat, "
+                                  "and a bot that asks to be (the built-in ismcts, whose search is slow)."),
     seats: int | None = typer.Option(None, "--seats", "-k", metavar="K", help="Seats per table (default: the number of "
                                         "entrants, within the game's range)."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-n", min=1, metavar="N",

@@ -54,6 +54,7 @@ from .common import (
     entrant_names,
     hidden_files,
     keyed_deals,
+    resume_hint,
     secret_seed,
     stored_sandbox,
 )
@@ -94,12 +95,10 @@ def play_sprt(store: Store, config: TournamentConfig, executor: ExecutorFactory,
         return run_sprt(store, config, lambda c: executor(c, placement), live)
     except KeyboardInterrupt:
         live.end()
-        say_interrupted(f"referee: interrupted; {store.count()} games are stored. "
-                        f"Continue with: referee tournament resume {store.path}")
+        say_interrupted(f"referee: interrupted; {resume_hint(store)}")
         raise typer.Exit(130) from None
     except ExecutorError as exc:
-        raise ExecutorError(f"{exc}; {store.count()} games are stored. "
-                            f"Continue with: referee tournament resume {store.path}") from exc
+        raise ExecutorError(f"{exc}; {resume_hint(store)}") from exc
     finally:
         live.end()
 

@@ -227,10 +227,11 @@
       const t = timeAt(cur);
       const limit = D.limits[who];
       const share = limit ? (100 * t) / (limit * 1000) : null;
-      // A seat that crashed, timed out or stalled here did not answer: its time is how long the referee waited.
+      // A seat that timed out, stalled or crashed here did not answer in time, or at all: its time is how long the
+      // referee waited (or, an in-process bot's late answer, how long it took).
       const silent = D.faults.find((f) => f.decision === cur && f.seat === who && !f.answered);
       if (t !== null) box.append(el("div", { class: "took", id: "took" },
-        (silent ? `No answer (${silent.kind}) after ${dur(t)}` : `Answered in ${dur(t)}`) +
+        (silent ? `No answer in time (${silent.kind}): ${dur(t)}` : `Answered in ${dur(t)}`) +
         (limit ? ` (${share.toFixed(share < 10 ? 1 : 0)}% of its ${limit} ms limit).` : ".")));
       const said = D.said[String(cur)];
       if (said && said.note) box.append(el("div", { class: "said" }, el("span", { class: "note", text: `Seat ${who}'s note with its answer:` }),
