@@ -510,3 +510,23 @@ def test_a_bot_that_closes_its_stdout_and_stays_is_a_crash_at_once(mode: str) ->
     result = referee("play", "durak", "--bot", "heuristic", "--bot", zoo("close_stdout.py", "hello"), "--sandbox",
                      mode)
     assert_one_line(result, "cannot play: bot closed its stdout")
+
+
+def test_a_forked_child_that_gets_sigterm_before_its_own_handler_ends_by_the_signal() -> None:
+    """The referee's SIGTERM handler raises KeyboardInterrupt to unwind a command; a worker forked from it, signalled
+    before it sets its own handler, would print a traceback from multiprocessing instead of ending as it used to."""
+    import referee.main as entry
+
+    previous = signal.signal(signal.SIGTERM, entry._on_sigterm)
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: the parent's handler, as a worker has it between fork and its first line
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)
+            finally:
+                os._exit(3)  # reached only if the signal was turned into an exception (or ignored)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM, status
