@@ -110,27 +110,30 @@ class StoreChanged(StorageError):
 
 
 class FaultKind(StrEnum):
-    """The kind of a fault (C-7). ``ends_process``: after this fault the bot is not asked again in this game (its
-    default action plays the seat to the end) and a program bot's process is not trusted any more."""
+    """The kind of a fault (C-7), each member with its word and two facts: ``ends_process``, after this fault the
+    bot is not asked again in this game (its default action plays the seat to the end) and a program bot's process
+    is not trusted any more; ``answered``, the bot replied at the decision, wrongly, rather than not in time or not
+    at all."""
 
-    def __new__(cls, word: str, ends_process: bool) -> FaultKind:
+    def __new__(cls, word: str, ends_process: bool, answered: bool) -> FaultKind:
         member = str.__new__(cls, word)
         member._value_ = word
         member._ends_process = ends_process  # type: ignore[attr-defined]
+        member._answered = answered  # type: ignore[attr-defined]
         return member
 
     #: an answer that is not in the legal list; asked again at its next decision
-    ILLEGAL = "illegal", False
+    ILLEGAL = "illegal", False, True
     #: no answer in time; asked again at its next decision
-    TIMEOUT = "timeout", False
+    TIMEOUT = "timeout", False, False
     #: three timeouts in a row, or a bot that stopped reading
-    STALL = "stall", True
+    STALL = "stall", True, False
     #: an exception, or a dead process
-    CRASH = "crash", True
+    CRASH = "crash", True, False
     #: bad data on the wire: the stream cannot be trusted any more (C-7, "malformed and oversized are final")
-    MALFORMED = "malformed", True
+    MALFORMED = "malformed", True, True
     #: a frame larger than the limit: the same as malformed
-    OVERSIZED = "oversized", True
+    OVERSIZED = "oversized", True, True
 
     @property
     def ends_process(self) -> bool:
@@ -142,7 +145,7 @@ class FaultKind(StrEnum):
         """Whether the bot replied at the decision, wrongly (illegal, malformed, oversized), rather than not in time
         or not at all (a timeout, a stall, a crash): a record's time there is then how long the referee waited, or,
         for an in-process bot that answered after its deadline, how long it took."""
-        return self in (FaultKind.ILLEGAL, FaultKind.MALFORMED, FaultKind.OVERSIZED)
+        return bool(self._answered)  # type: ignore[attr-defined]
 
     @classmethod
     def parse(cls, word: Any) -> FaultKind:

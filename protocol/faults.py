@@ -4,8 +4,9 @@ Both sides of the wire share it: the referee records faults, and a bot sees them
 is a :class:`~enum.StrEnum`, so ``FaultKind.TIMEOUT == "timeout"`` and every JSON output writes the plain word.
 
 The kinds live beside the errors that carry them (:class:`protocol.errors.FaultKind`, handed on from here). Adding a
-kind is one member there (its value, and whether it ends the bot's part in the game) plus the code that raises it: the
-runner reads :attr:`FaultKind.ends_process`, and every reader of a stored fault accepts any member.
+kind is one member there (its value, whether it ends the bot's part in the game, whether the bot answered) plus the
+code that raises it: the runner reads :attr:`FaultKind.ends_process`, the replay viewer :attr:`FaultKind.answered`,
+and every reader of a stored fault accepts any member.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # a program bot's modules are imported when one is made: in-p
     from .wirelog import WireLog
 
 __all__ = ["BotSpec", "KEYS", "cannot_play", "check_supports", "declared_excludes", "default_field", "entrant_names",
-           "option_text", "parse_spec", "refuse_interactive", "spec_settings", "same_value", "useful_line"]
+           "option_text", "parse_spec", "refuse_interactive", "spec_settings", "same_value", "stored_ms", "useful_line"]
 
 @runtime_checkable
 class TakesSettings(Protocol):
@@ -266,6 +266,16 @@ def _with_settings(parsed: BotSpec, settings: dict[str, str], spec: str) -> BotS
                    settings=parsed.settings, given_name=name, move_time_ms=_ms(settings, "move-time", 1, spec),
                    time_bank_ms=_ms(settings, "time-bank", 0, spec),
                    cwd=os.path.abspath(cwd) if cwd is not None else None)
+
+
+def stored_ms(spec: str, key: str, least: int) -> int | None:
+    """A stored SPEC's own ``move-time=`` or ``time-bank=`` (``key``) in ms, as :func:`parse_spec` reads it (at least
+    ``least``); None where the SPEC does not give it, or gives what parse_spec refuses (a SPEC stored by another
+    referee)."""
+    try:
+        return _ms(spec_settings(spec), key, least, spec)
+    except ConfigError:
+        return None
 
 
 def _ms(settings: dict[str, str], key: str, least: int, spec: str) -> int | None:

@@ -8,7 +8,8 @@ field stored, and an old database reads back (``from_dict``) with the default.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Iterator, Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from types import UnionType
 from typing import Any, get_args, get_origin, get_type_hints
@@ -20,7 +21,12 @@ from referee.said import DEBUG_BUDGET
 
 from .schedule import Pairing, Scheduled, Table, schedule, schedule_shape, schedule_size, tables_of
 
-__all__ = ["Extra", "TournamentConfig"]
+__all__ = ["DEAL_KEY", "DRAWN", "Extra", "TournamentConfig", "config_differences"]
+
+#: ``extra.seed`` of a tournament whose seed was drawn in secret (no ``--seed``).
+DRAWN = "drawn"
+#: ``extra``'s name of the key of a tournament's deals (referee/dealkey.py), hex.
+DEAL_KEY = "deal_key"
 
 
 @dataclass(frozen=True)
@@ -181,3 +187,51 @@ def _fits(value: Any, hint: Any) -> bool:
     if origin is list:
         return isinstance(value, list) and all(_fits(v, get_args(hint)[0]) for v in value)
     return True
+
+
+def config_differences(stored: Mapping[str, Any], given: Mapping[str, Any]) -> list[str]:
+    """Where a stored configuration and a given one (their stored forms) differ, each as ``field: stored X, given
+    Y``: a field within ``extra`` or ``options`` by its path (``extra.sprt.elo1``), an entry of two lists of one
+    length by its index (``specs[2]``), long values cut short. The stored ``seed`` is not shown when it was drawn in
+    secret, nor ever a deal key: either would tell the deals."""
+    extra = stored.get("extra")
+    return _differences(stored, given, isinstance(extra, dict) and extra.get("seed") == DRAWN, "")
+
+
+def _differences(stored: Mapping[str, Any], given: Mapping[str, Any], secret_seed: bool, prefix: str) -> list[str]:
+    def shown(value: Any) -> str:
+        if value is _ABSENT:
+            return "none"
+        text = json.dumps(_without_keys(value), ensure_ascii=False, sort_keys=True)
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    out = []
+    for key in sorted(set(stored) | set(given), key=str):
+        old, new = stored.get(key, _ABSENT), given.get(key, _ABSENT)
+        if old == new:
+            continue
+        name = f"{prefix}{key}"
+        if isinstance(old, Mapping) and isinstance(new, Mapping) or \
+                name == "extra" and (isinstance(old, Mapping) or isinstance(new, Mapping)):  # one side may lack it
+            out += _differences(old if isinstance(old, Mapping) else {}, new if isinstance(new, Mapping) else {},
+                                secret_seed, f"{name}.")
+        elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+            out += [f"{name}[{i}]: stored {shown(a)}, given {shown(b)}"
+                    for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+        elif name == f"extra.{DEAL_KEY}":
+            out.append(f"{name}: stored and given differ")
+        elif name == "seed" and secret_seed:
+            out.append(f"seed: stored in secret, given {shown(new)}")
+        else:
+            out.append(f"{name}: stored {shown(old)}, given {shown(new)}")
+    return out
+
+
+def _without_keys(value: Any) -> Any:
+    """``value`` with any deal key in it hidden (a damaged or partial ``extra`` shown whole)."""
+    if isinstance(value, Mapping):
+        return {k: "…" if k == DEAL_KEY else _without_keys(v) for k, v in value.items()}
+    return value
+
+
+_ABSENT = object()  # a field one configuration has and the other has not

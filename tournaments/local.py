@@ -126,7 +126,6 @@ def pinned_elsewhere(proc: Path = Path("/proc")) -> dict[int, int]:
 
 def _serve(config: dict[str, Any], conn: Connection, inherited: list[Connection],
            sandbox: Sandbox | None = None, wire_log: WireLog | None = None, core: int | None = None) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # forked: not the parent's (referee.main), until stop() below
     for other in inherited:  # the parent's ends (forked): held here, they would hide the parent's death
         other.close()
     if core is not None:  # before any bot starts: its processes inherit the worker's core

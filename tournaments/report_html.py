@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 from protocol.faults import FAULT_KINDS, FaultKind, fault_words
-from referee.botspec import spec_settings
+from referee.botspec import stored_ms
 from referee.engine import Game
 from referee.html import environment, replay_html, write_page
 from referee.plugins import Registry
@@ -152,12 +152,12 @@ def time_banks(config: TournamentConfig) -> dict[str, int]:
 
 
 def _entrant_ms(config: TournamentConfig, key: str, default: int, least: int = 1) -> dict[str, int]:
-    """A time setting of each entrant, in ms: its SPEC's ``key=`` where given (a whole number ≥ ``least``), else
-    ``default``."""
+    """A time setting of each entrant, in ms: its SPEC's ``key=`` where given (:func:`referee.botspec.stored_ms`),
+    else ``default``."""
     values = {}
     for name, spec in zip(config.entrants, config.specs, strict=True):
-        value = spec_settings(spec).get(key, "")
-        values[name] = int(value) if value.isascii() and value.isdigit() and int(value) >= least else default
+        value = stored_ms(spec, key, least)
+        values[name] = default if value is None else value
     return values
 
 

@@ -206,8 +206,9 @@ class Store:
         stored = self.config()
         if stored is not None:
             if stored != config:
-                secret = isinstance(stored.get("extra"), dict) and stored["extra"].get("seed") == "drawn"
-                diff = "; ".join(config_differences(stored, config, secret_seed=secret))
+                from .config import config_differences  # here: the rules of play weigh on every open
+
+                diff = "; ".join(config_differences(stored, config))
                 raise StorageError(f"{self.path} holds a different tournament ({diff}); use 'referee tournament "
                                    f"resume {self.path}' to continue it, or another --db")
             return
@@ -521,51 +522,6 @@ class Store:
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
         except sqlite3.Error as exc:
             raise translate(self.path, exc) from exc
-
-
-
-def config_differences(stored: Mapping[str, Any], given: Mapping[str, Any], *, secret_seed: bool = False,
-                       prefix: str = "") -> list[str]:
-    """Where a stored configuration and a given one differ, each as ``field: stored X, given Y``: a field within
-    ``extra`` or ``options`` by its path (``extra.sprt.elo1``), an entry of two lists of one length by its index
-    (``specs[2]``), long values cut short. The stored ``seed`` is not shown when it was drawn in secret
-    (``secret_seed``), nor ever a deal key: either would tell the deals."""
-    def shown(value: Any) -> str:
-        if value is _ABSENT:
-            return "none"
-        text = json.dumps(_without_keys(value), ensure_ascii=False, sort_keys=True)
-        return text if len(text) <= 60 else text[:59] + "…"
-
-    out = []
-    for key in sorted(set(stored) | set(given), key=str):
-        old, new = stored.get(key, _ABSENT), given.get(key, _ABSENT)
-        if old == new:
-            continue
-        name = f"{prefix}{key}"
-        if isinstance(old, Mapping) and isinstance(new, Mapping) or \
-                name == "extra" and (isinstance(old, Mapping) or isinstance(new, Mapping)):  # one side may lack it
-            out += config_differences(old if isinstance(old, Mapping) else {}, new if isinstance(new, Mapping) else {},
-                                      secret_seed=secret_seed, prefix=f"{name}.")
-        elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-            out += [f"{name}[{i}]: stored {shown(a)}, given {shown(b)}"
-                    for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
-        elif name == "extra.deal_key":
-            out.append(f"{name}: stored and given differ")
-        elif name == "seed" and secret_seed:
-            out.append(f"seed: stored in secret, given {shown(new)}")
-        else:
-            out.append(f"{name}: stored {shown(old)}, given {shown(new)}")
-    return out
-
-
-def _without_keys(value: Any) -> Any:
-    """``value`` with any deal key in it hidden (a damaged or partial ``extra`` shown whole)."""
-    if isinstance(value, Mapping):
-        return {k: "…" if k == "deal_key" else _without_keys(v) for k, v in value.items()}
-    return value
-
-
-_ABSENT = object()  # a field one configuration has and the other has not
 
 
 def body_faults(body: Any, seats: int) -> tuple[Fault, ...] | None:

@@ -165,7 +165,7 @@ def test_an_empty_file_opened_to_continue_is_refused_and_left_empty(tmp_path: Pa
 
 
 def test_config_differences_name_list_entries_and_never_show_a_deal_key() -> None:
-    from tournaments.storage import config_differences
+    from tournaments.config import config_differences
 
     key = "ab" * 32
     # lists of one length by index: cut at 60 characters, two spec lists differing late looked the same

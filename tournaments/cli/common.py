@@ -27,7 +27,7 @@ from referee.sandbox import Sandbox, probe
 from referee.terminal import counted
 from referee.wirelog import WireLog
 
-from ..config import Extra, TournamentConfig
+from ..config import DEAL_KEY, DRAWN, Extra, TournamentConfig
 from ..executor import AFFINITIES, DEFAULT_EXECUTOR, EXECUTORS, ExecutorFactory, Placement
 from ..storage import Store
 
@@ -157,9 +157,6 @@ def check_programs(specs: list[str], registry: Registry, game: str, time: TimeCo
 
 
 #: ``extra.seed`` of a tournament whose seed was drawn in secret (no ``--seed``).
-DRAWN = "drawn"
-
-
 def stored_config(db: Path) -> dict[str, Any] | None:
     """The configuration ``db`` holds for ``run`` or ``sprt``, which make their tournament in it next: None when there
     is no such file, or it holds none yet (an empty file too)."""
@@ -202,10 +199,6 @@ def secret_seed(db: Path, config: TournamentConfig) -> TournamentConfig:
                               f"continue it (or 'referee tournament resume {db}'), or use another --db")
         return replace(config, seed=stored["seed"], extra=Extra.from_dict(extra))
     return replace(config, seed=secrets.randbits(64), extra=replace(config.extra, seed=DRAWN))
-
-
-#: ``extra.deal_key``'s name in the stored configuration: the key of a tournament's deals (referee/dealkey.py), hex.
-DEAL_KEY = "deal_key"
 
 
 def has_programs(specs: list[str], registry: Registry) -> bool:
